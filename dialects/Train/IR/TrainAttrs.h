@@ -1,0 +1,32 @@
+//===- TrainAttrs.h - Train dialect attributes ------------------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Parameter initializer attributes and the interface they share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_DIALECTS_TRAIN_IR_TRAINATTRS_H
+#define OPENKS_DIALECTS_TRAIN_IR_TRAINATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectImplementation.h"
+
+namespace openks::train {
+
+/// Parses an MLIR float literal into a double-precision APFloat (attribute
+/// parameter parser).
+mlir::FailureOr<llvm::APFloat> parseDoubleParameter(mlir::AsmParser &parser);
+
+} // namespace openks::train
+
+#include "dialects/Train/IR/TrainAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Train/IR/TrainAttrs.h.inc"
+
+#endif // OPENKS_DIALECTS_TRAIN_IR_TRAINATTRS_H

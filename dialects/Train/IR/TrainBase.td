@@ -1,0 +1,74 @@
+//===- TrainBase.td - Train dialect definition -------------*- tablegen -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `train` dialect, its resources and the base classes of its ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_DIALECTS_TRAIN_IR_TRAINBASE_TD
+#define OPENKS_DIALECTS_TRAIN_IR_TRAINBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Train_Dialect : Dialect {
+  let name = "train";
+  let cppNamespace = "::openks::train";
+  let summary = "Training programs: parameters, a step function, forward, "
+                "gradient and optimizer ops.";
+  let description = [{
+    The `train` dialect models a single-machine training program the way a
+    PaddlePaddle `ProgramDesc` does, with coarse ops so that programs import
+    one-to-one and the runtime has one kernel per op.
+
+    * Parameters are state: `train.param` declares a symbol with a static
+      tensor type, an initializer and a trainable flag. Ops reach them only
+      through `train.read`, `train.write` and the optimizer ops, which carry
+      effects on the parameter resource.
+    * `train.step` is the function run once per mini-batch: its arguments are
+      the fed inputs, its results the fetched values (the loss first).
+    * Forward ops and their `*_grad` ops are pure; an op's grad op takes what
+      the gradient rule needs and returns one gradient per differentiable
+      input, with the input's type.
+    * Optimizer ops name the parameter they update and the state parameters
+      they own, and take the gradient and the learning rate as values.
+
+    Scalars are rank-0 tensors throughout (`tensor<f32>`).
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Registers the initializer attributes.
+    void registerAttributes();
+  }];
+}
+
+/// The state that parameters live in: reads, writes and optimizer updates
+/// carry effects on it, so no pass reorders them across one another.
+def Train_ParameterResource : Resource<"::openks::train::ParameterResource">;
+
+/// Base class of every `train` op.
+class Train_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Train_Dialect, mnemonic, traits>;
+
+/// Base class of the side-effect free `train` ops (forward and grad ops).
+class Train_PureOp<string mnemonic, list<Trait> traits = []>
+    : Train_Op<mnemonic, !listconcat(traits, [Pure])>;
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+/// Floating-point tensors the kernels compute on.
+def Train_FloatTensor : RankedTensorOf<[F32, F64]>;
+
+/// Integer id and label tensors (int64, as in Paddle).
+def Train_IdTensor : RankedTensorOf<[I64]>;
+
+/// A rank-0 floating-point tensor (loss, learning rate, beta powers).
+def Train_FloatScalar : 0DTensorOf<[F32, F64]>;
+
+#endif // OPENKS_DIALECTS_TRAIN_IR_TRAINBASE_TD

@@ -1,0 +1,33 @@
+//===- TrainOps.h - Train dialect ops ---------------------------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_DIALECTS_TRAIN_IR_TRAINOPS_H
+#define OPENKS_DIALECTS_TRAIN_IR_TRAINOPS_H
+
+#include "dialects/Train/IR/TrainAttrs.h"
+#include "dialects/Train/IR/TrainDialect.h"
+#include "dialects/Train/IR/TrainInterfaces.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace openks::train {
+/// The resource parameter reads, writes and updates have effects on.
+struct ParameterResource
+    : public mlir::SideEffects::Resource::Base<ParameterResource> {
+  llvm::StringRef getName() final { return "train.parameter"; }
+};
+} // namespace openks::train
+
+#define GET_OP_CLASSES
+#include "dialects/Train/IR/TrainOps.h.inc"
+
+#endif // OPENKS_DIALECTS_TRAIN_IR_TRAINOPS_H

@@ -1,0 +1,28 @@
+//===- InitAllDialects.h - Register every OpenKS dialect --------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// One call that makes the `train` and `ps` dialects available to a tool or
+// an embedding compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_INITALLDIALECTS_H
+#define OPENKS_INITALLDIALECTS_H
+
+#include "dialects/PS/IR/PSDialect.h"
+#include "dialects/Train/IR/TrainDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+
+namespace openks {
+
+/// Adds every OpenKS dialect to `registry`.
+inline void registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<train::TrainDialect, ps::PSDialect>();
+}
+
+} // namespace openks
+
+#endif // OPENKS_INITALLDIALECTS_H

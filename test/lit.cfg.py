@@ -1,0 +1,25 @@
+# -*- Python -*-
+# lit configuration of the OpenKS regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "OPENKS"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.openks_obj_root, "test")
+# Unit/ is its own suite (GoogleTest), found through its lit.site.cfg.py.
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit", "Inputs"]
+
+config.substitutions.append(("%openks_src_root", config.openks_src_root))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
+tools = ["openks-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,33 @@
+#===- OpenKSSanitizers.cmake - -DOPENKS_SANITIZE support -------------------===#
+#
+# OPENKS_SANITIZE is a list: "address;undefined" or "thread". The flags apply
+# to everything this project compiles and links; Debian's MLIR libraries stay
+# uninstrumented, which both sanitizers tolerate.
+#
+#===----------------------------------------------------------------------===#
+
+if(NOT OPENKS_SANITIZE)
+  return()
+endif()
+
+set(_openks_known address undefined thread)
+foreach(_san IN LISTS OPENKS_SANITIZE)
+  if(NOT _san IN_LIST _openks_known)
+    message(FATAL_ERROR "OPENKS_SANITIZE: unknown sanitizer '${_san}' "
+      "(expected 'address;undefined' or 'thread')")
+  endif()
+endforeach()
+if("thread" IN_LIST OPENKS_SANITIZE AND "address" IN_LIST OPENKS_SANITIZE)
+  message(FATAL_ERROR "OPENKS_SANITIZE: 'thread' cannot be combined with 'address'")
+endif()
+
+list(JOIN OPENKS_SANITIZE "," _openks_san_list)
+set(_openks_san_flags -fsanitize=${_openks_san_list} -fno-omit-frame-pointer -g)
+if("undefined" IN_LIST OPENKS_SANITIZE)
+  list(APPEND _openks_san_flags -fno-sanitize-recover=undefined)
+  # LLVM's headers are built without RTTI-based vptr checks in mind.
+  list(APPEND _openks_san_flags -fno-sanitize=vptr)
+endif()
+add_compile_options(${_openks_san_flags})
+add_link_options(${_openks_san_flags})
+message(STATUS "OpenKS: building with sanitizers ${_openks_san_list}")
