@@ -188,7 +188,7 @@ def PS_BlockOp : PS_Op<"block", [
                        UnitAttr:$frozen);
   let assemblyFormat = [{
     $sym_name `:` $type
-    (`of` $origin^ `:` $origin_type `rows` `[` $row_begin `,` $row_end `)`)?
+    (`of` $origin^ `:` $origin_type `rows` ` ` `[` $row_begin `,` $row_end `)`)?
     `init` $initializer (`frozen` $frozen^)? attr-dict
   }];
   let extraClassDeclaration = [{

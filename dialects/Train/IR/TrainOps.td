@@ -496,7 +496,7 @@ def Train_ConcatGradOp : Train_InferredOp<"concat_grad"> {
   let summary = "Gradient of `train.concat`: `dout` split back per input.";
   let description = [{
     ```mlir
-    %da, %db = train.concat_grad %a, %b, %dc axis 1
+    %da, %db = train.concat_grad (%a, %b), %dc axis 1
         : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?x12xf32>)
         -> (tensor<?x8xf32>, tensor<?x4xf32>)
     ```
@@ -505,7 +505,7 @@ def Train_ConcatGradOp : Train_InferredOp<"concat_grad"> {
                        Train_FloatTensor:$dout, I64Attr:$axis);
   let results = (outs Variadic<Train_FloatTensor>:$dinputs);
   let assemblyFormat = [{
-    $inputs `,` $dout `axis` $axis attr-dict `:`
+    ` ` `(` $inputs `)` `,` $dout `axis` $axis attr-dict `:`
     functional-type(operands, results)
   }];
 }

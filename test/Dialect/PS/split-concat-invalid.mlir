@@ -1,0 +1,77 @@
+// Verifier errors of ps.split and ps.concat.
+// RUN: openks-opt %s -split-input-file -verify-diagnostics
+
+train.program @p {
+  train.step @s(%g: tensor<784x256xf32>) {
+    // expected-error @+2 {{sections cover 783 rows, but the input has 784}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %a, %b = ps.split %g rows [392, 391] : tensor<784x256xf32> -> tensor<392x256xf32>, tensor<391x256xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%g: tensor<4xf32>) {
+    // expected-error @+2 {{section sizes must be positive, got 0}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %a, %b = ps.split %g rows [4, 0] : tensor<4xf32> -> tensor<4xf32>, tensor<0xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%g: tensor<4xf32>) {
+    // expected-error @+2 {{needs at least one section}}
+    // expected-error @+1 {{failed to infer returned types}}
+    "ps.split"(%g) <{sections = array<i64>}> : (tensor<4xf32>) -> ()
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%g: tensor<f32>) {
+    // expected-error @+2 {{cannot split a rank-0 tensor into rows}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %a = ps.split %g rows [1] : tensor<f32> -> tensor<1xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%g: tensor<4x2xf32>) {
+    // expected-error @+2 {{'ps.split' op inferred type(s) 'tensor<2x2xf32>', 'tensor<2x2xf32>' are incompatible with return type(s) of operation 'tensor<2x2xf32>', 'tensor<2x3xf32>'}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %a, %b = ps.split %g rows [2, 2] : tensor<4x2xf32> -> tensor<2x2xf32>, tensor<2x3xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
+    // expected-error @+2 {{input #1 has size 4 in dimension 1, expected 3}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %w = ps.concat %a, %b : tensor<2x3xf32>, tensor<2x4xf32> -> tensor<4x3xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) {
+    // expected-error @+2 {{'ps.concat' op inferred type(s) 'tensor<4x3xf32>' are incompatible with return type(s) of operation 'tensor<5x3xf32>'}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %w = ps.concat %a, %b : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<5x3xf32>
+    train.yield
+  }
+}

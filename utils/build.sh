@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+#===- build.sh - Configure and build OpenKS ------------------------------===#
+#
+# Usage: utils/build.sh [ninja targets...]
+#
+# Installs missing packages, configures the build directory (OPENKS_BUILD_DIR,
+# default build/) once, and builds the given targets (everything by default).
+# OPENKS_SANITIZE="address;undefined" or "thread" selects a sanitizer build;
+# CMAKE_BUILD_TYPE defaults to Release.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${OPENKS_BUILD_DIR:-$root/build}
+
+"$root/utils/install-deps.sh"
+
+llvm_prefix=/usr/lib/llvm-22
+cmake -G Ninja -S "$root" -B "$build_dir" \
+  -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-Release}" \
+  -DMLIR_DIR="$llvm_prefix/lib/cmake/mlir" \
+  -DLLVM_EXTERNAL_LIT="$llvm_prefix/bin/lit" \
+  -DOPENKS_SANITIZE="${OPENKS_SANITIZE:-}" >/dev/null
+
+ninja -C "$build_dir" "$@"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+#===- install-deps.sh - Install the Debian 12 packages OpenKS needs -------===#
+#
+# Installs, with apt-get, whatever of the packages below is missing. Prints
+# nothing and touches nothing when all are present. Run as root (or with
+# sudo available).
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ python3
+  # lit's per-test --timeout needs psutil.
+  python3-psutil
+  # LLVM/MLIR 22: libraries, mlir-tblgen, lit, FileCheck, not, split-file.
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  libprotobuf-dev protobuf-compiler
+  libfmt-dev
+  libgtest-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || {
+    echo "install-deps: missing packages (${missing[*]}) and not root" >&2
+    exit 1
+  }
+  sudo="sudo"
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
