@@ -13,7 +13,8 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.openks_obj_root, "test")
 # Unit/ is its own suite (GoogleTest), found through its lit.site.cfg.py.
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit", "Inputs",
+                   "extract-doc-examples.py"]
 
 config.substitutions.append(("%openks_src_root", config.openks_src_root))
 

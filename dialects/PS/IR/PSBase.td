@@ -11,7 +11,6 @@
 #ifndef OPENKS_DIALECTS_PS_IR_PSBASE_TD
 #define OPENKS_DIALECTS_PS_IR_PSBASE_TD
 
-include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -34,7 +33,6 @@ def PS_Dialect : Dialect {
   }];
   // Server update regions hold train ops; ps.block uses train initializers.
   let dependentDialects = ["::openks::train::TrainDialect"];
-  let useDefaultAttributePrinterParser = 1;
 }
 
 /// The message channels between workers and servers.
@@ -58,18 +56,14 @@ class PS_CommunicationOp<string mnemonic, list<Trait> traits = []>
 // Enums
 //===----------------------------------------------------------------------===//
 
+/// The synchronisation mode of a server; the values are Paddle's
+/// `distributed_mode`.
 def PS_Mode : I32EnumAttr<"Mode", "parameter-server synchronisation mode", [
     I32EnumAttrCase<"Sync", 0, "sync">,
     I32EnumAttrCase<"Async", 1, "async">,
     I32EnumAttrCase<"HalfAsync", 2, "half_async">,
     I32EnumAttrCase<"Geo", 3, "geo">]> {
   let cppNamespace = "::openks::ps";
-  let genSpecializedAttr = 0;
-}
-
-/// The synchronisation mode of a server (Paddle's `distributed_mode`).
-def PS_ModeAttr : EnumAttr<PS_Dialect, PS_Mode, "mode"> {
-  let assemblyFormat = "$value";
 }
 
 #endif // OPENKS_DIALECTS_PS_IR_PSBASE_TD

@@ -9,8 +9,6 @@
 #include "dialects/Train/IR/TrainDialect.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/DialectImplementation.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace openks::ps;
@@ -18,14 +16,7 @@ using namespace openks::ps;
 #include "dialects/PS/IR/PSDialect.cpp.inc"
 #include "dialects/PS/IR/PSEnums.cpp.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "dialects/PS/IR/PSAttrs.cpp.inc"
-
 void PSDialect::initialize() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "dialects/PS/IR/PSAttrs.cpp.inc"
-      >();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/PS/IR/PSOps.cpp.inc"

@@ -153,7 +153,7 @@ def PS_ServerOp : PS_Op<"server", [
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$endpoint,
-                       I64Attr:$fan_in, PS_ModeAttr:$mode);
+                       I64Attr:$fan_in, PS_Mode:$mode);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `endpoint` $endpoint `fan_in` $fan_in `mode` $mode

@@ -21,6 +21,32 @@ FailureOr<APFloat> openks::train::parseDoubleParameter(AsmParser &parser) {
   return APFloat(value);
 }
 
+LogicalResult openks::train::verifyRepresentable(
+    double value, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) {
+  if (auto integer = dyn_cast<IntegerType>(elementType)) {
+    if (std::trunc(value) != value)
+      return emitError() << "value " << value
+                         << " is not an integer, but the element type is "
+                         << elementType;
+    // Both bounds are powers of two, so exact as doubles.
+    double bound = std::ldexp(1.0, integer.getWidth() - 1);
+    if (value < -bound || value >= bound)
+      return emitError() << "value " << value << " does not fit in "
+                         << elementType;
+    return success();
+  }
+  auto floatType = cast<FloatType>(elementType);
+  bool losesInfo = false;
+  APFloat converted(value);
+  converted.convert(floatType.getFloatSemantics(),
+                    APFloat::rmNearestTiesToEven, &losesInfo);
+  if (converted.isFinite())
+    return success();
+  return emitError() << "value " << value << " does not fit in "
+                     << elementType;
+}
+
 /// Random initializers draw floating-point values.
 static LogicalResult
 verifyFloatParameter(StringRef initializer, RankedTensorType type,
@@ -47,12 +73,8 @@ ConstantInitAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 ConstantInitAttr::verifyFor(RankedTensorType type,
                             function_ref<InFlightDiagnostic()> emitError) const {
-  double value = getValue().convertToDouble();
-  if (isa<IntegerType>(type.getElementType()) && std::trunc(value) != value)
-    return emitError() << "constant " << value
-                       << " is not an integer, but the parameter holds "
-                       << type.getElementType();
-  return success();
+  return verifyRepresentable(getValue().convertToDouble(),
+                             type.getElementType(), emitError);
 }
 
 //===----------------------------------------------------------------------===//

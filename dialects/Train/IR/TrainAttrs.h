@@ -22,6 +22,13 @@ namespace openks::train {
 /// parameter parser).
 mlir::FailureOr<llvm::APFloat> parseDoubleParameter(mlir::AsmParser &parser);
 
+/// Checks that `value` is exactly an element of `elementType`'s range: an
+/// integer within range for integer types, finite and within range for
+/// float types. Reports through `emitError` otherwise.
+llvm::LogicalResult
+verifyRepresentable(double value, mlir::Type elementType,
+                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
 } // namespace openks::train
 
 #include "dialects/Train/IR/TrainAttrInterfaces.h.inc"

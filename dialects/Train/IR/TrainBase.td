@@ -26,7 +26,8 @@ def Train_Dialect : Dialect {
     one-to-one and the runtime has one kernel per op.
 
     * Parameters are state: `train.param` declares a symbol with a static
-      tensor type, an initializer and a trainable flag. Ops reach them only
+      tensor type, an initializer and a trainable flag (written `frozen` when
+      the parameter is not trained). Ops reach them only
       through `train.read`, `train.write` and the optimizer ops, which carry
       effects on the parameter resource.
     * `train.step` is the function run once per mini-batch: its arguments are

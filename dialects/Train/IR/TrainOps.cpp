@@ -128,6 +128,12 @@ static LogicalResult pushInferred(FailureOr<RankedTensorType> type,
   return success();
 }
 
+LogicalResult FillOp::verify() {
+  return verifyRepresentable(getValue().convertToDouble(),
+                             getOut().getType().getElementType(),
+                             [&] { return emitOpError(); });
+}
+
 LogicalResult SoftmaxOp::verify() {
   return verifyHasLastDim(getLoc(), getX().getType());
 }

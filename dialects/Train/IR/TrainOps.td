@@ -162,6 +162,39 @@ def Train_WriteOp : Train_Op<"write", [
 // Forward ops
 //===----------------------------------------------------------------------===//
 
+def Train_FillOp : Train_PureOp<"fill"> {
+  let summary = "A tensor with every element set to one value.";
+  let description = [{
+    Paddle's `fill_constant`: seeds the backward pass (`d loss / d loss = 1`)
+    and builds constants such as step increments. The type is static; for an
+    integer type the value must be integral.
+
+    ```mlir
+    %one = train.fill 1.000000e+00 : tensor<f32>
+    ```
+  }];
+  let arguments = (ins F64Attr:$value);
+  let results = (outs AnyStaticShapeTensor:$out);
+  let assemblyFormat = "$value attr-dict `:` type($out)";
+  let hasVerifier = 1;
+}
+
+def Train_ScaleOp : Train_PureOp<"scale", [SameOperandsAndResultType]> {
+  let summary = "Multiplies every element by a constant factor.";
+  let description = [{
+    `out = factor * x` (Paddle's `scale` with `bias = 0`). A server in sync
+    mode averages the summed gradients of its trainers with it. It is its own
+    gradient rule: `dx = scale(dout, factor)`.
+
+    ```mlir
+    %avg = train.scale %sum by 5.000000e-01 : tensor<392x256xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x, F64Attr:$factor);
+  let results = (outs Train_FloatTensor:$out);
+  let assemblyFormat = "$x `by` $factor attr-dict `:` type($x)";
+}
+
 /// An element-wise activation: same type in and out.
 class Train_ActivationOp<string mnemonic, string formula>
     : Train_PureOp<mnemonic, [SameOperandsAndResultType]> {
@@ -304,7 +337,8 @@ def Train_ReshapeOp : Train_PureOp<"reshape",
   let description = [{
     The element type and the number of elements are kept. When the shapes
     have a dynamic dimension, each has exactly one and the products of the
-    static dimensions agree, so the dynamic (batch) dimension maps to itself.
+    static dimensions agree, so the dynamic dimension (the batch) has the
+    same size on both sides, wherever it sits.
 
     ```mlir
     %f = train.reshape %x : (tensor<?x4x8xf32>) -> tensor<?x32xf32>

@@ -26,8 +26,7 @@ ps.server @s endpoint "127.0.0.1:6170" fan_in 0 mode sync {
 
 // -----
 
-// expected-error @+2 {{expected ::openks::ps::Mode to be one of: sync, async, half_async, geo}}
-// expected-error @+1 {{failed to parse PS_ModeAttr parameter 'value'}}
+// expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'mode' [sync, async, half_async, geo]}}
 ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode bogus {
 }
 

@@ -24,8 +24,15 @@ train.program @p {
 // -----
 
 train.program @p {
-  // expected-error @+1 {{constant 5.000000e-01 is not an integer, but the parameter holds 'i64'}}
+  // expected-error @+1 {{value 5.000000e-01 is not an integer, but the element type is 'i64'}}
   train.param @step : tensor<i64> init #train.constant<0.5> frozen
+}
+
+// -----
+
+train.program @p {
+  // expected-error @+1 {{value 1.000000e+39 does not fit in 'f32'}}
+  train.param @w : tensor<4xf32> init #train.constant<1.0e39>
 }
 
 // -----
