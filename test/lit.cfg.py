@@ -28,5 +28,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
-tools = ["openks-opt"]
+tools = ["openks-opt", "openks-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -16,6 +16,8 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libprotobuf-dev protobuf-compiler
   libfmt-dev
+  libeigen3-dev
+  libbenchmark-dev
   libgtest-dev
 )
 

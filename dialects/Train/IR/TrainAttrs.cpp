@@ -138,6 +138,7 @@ XavierInitAttr::verifyFor(RankedTensorType type,
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Train/IR/TrainAttrInterfaces.cpp.inc"
+#include "dialects/Train/IR/TrainEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Train/IR/TrainAttrs.cpp.inc"

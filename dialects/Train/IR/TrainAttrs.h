@@ -32,6 +32,7 @@ verifyRepresentable(double value, mlir::Type elementType,
 } // namespace openks::train
 
 #include "dialects/Train/IR/TrainAttrInterfaces.h.inc"
+#include "dialects/Train/IR/TrainEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Train/IR/TrainAttrs.h.inc"

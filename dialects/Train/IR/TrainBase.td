@@ -13,6 +13,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Train_Dialect : Dialect {
@@ -42,14 +43,38 @@ def Train_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
-    /// Registers the initializer attributes.
+    /// Registers the initializer and role attributes.
     void registerAttributes();
+
+    /// The discardable attribute that tags an op with its role.
+    static constexpr ::llvm::StringLiteral kRoleAttrName = "train.role";
   }];
+  let hasOperationAttrVerify = 1;
 }
 
 /// The state that parameters live in: reads, writes and optimizer updates
 /// carry effects on it, so no pass reorders them across one another.
 def Train_ParameterResource : Resource<"::openks::train::ParameterResource">;
+
+/// The gradient slots that `openks-append-backward` fills and
+/// `openks-append-optimizer` consumes.
+def Train_GradientResource : Resource<"::openks::train::GradientResource">;
+
+/// What an op does in a training step; the values are Paddle's `op_role`.
+def Train_Role : I32EnumAttr<"Role", "the role of an op in a training step", [
+    I32EnumAttrCase<"Forward", 0, "forward">,
+    I32EnumAttrCase<"Backward", 1, "backward">,
+    I32EnumAttrCase<"Optimize", 2, "optimize">,
+    I32EnumAttrCase<"LRSchedule", 16, "lr_schedule">]> {
+  let cppNamespace = "::openks::train";
+  let genSpecializedAttr = 0;
+}
+
+/// `#train.role<backward>`, carried by ops as the discardable `train.role`
+/// attribute.
+def Train_RoleAttr : EnumAttr<Train_Dialect, Train_Role, "role"> {
+  let assemblyFormat = "`<` $value `>`";
+}
 
 /// Base class of every `train` op.
 class Train_Op<string mnemonic, list<Trait> traits = []>

@@ -12,6 +12,18 @@ using namespace openks::train;
 
 #include "dialects/Train/IR/TrainDialect.cpp.inc"
 
+LogicalResult TrainDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  if (attribute.getName() != kRoleAttrName)
+    return op->emitError("unknown train dialect attribute '")
+           << attribute.getName().getValue() << "'";
+  if (!isa<RoleAttr>(attribute.getValue()))
+    return op->emitError("'")
+           << kRoleAttrName << "' must be a #train.role, got "
+           << attribute.getValue();
+  return success();
+}
+
 void TrainDialect::initialize() {
   registerAttributes();
   addOperations<

@@ -51,6 +51,29 @@ def Train_ParameterOpInterface : OpInterface<"ParameterOpInterface"> {
   ];
 }
 
+def Train_GradientOpInterface : OpInterface<"GradientOpInterface"> {
+  let cppNamespace = "::openks::train";
+  let description = [{
+    A forward op that knows its gradient rule. Reverse-mode autodiff
+    (`openks-append-backward`) asks each op on the path from the parameters
+    to the loss to emit the ops that compute the gradients of its operands
+    from the gradients of its results.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Emits, at `builder`'s insertion point, the ops computing the gradient
+        of each operand from `resultGrads` (one per result, null for a result
+        that gets no gradient). Appends one value per operand to
+        `operandGrads`, null for an operand that takes no gradient (ids,
+        labels, stopped values).
+      }],
+      "::llvm::LogicalResult", "emitGradient",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::mlir::ValueRange":$resultGrads,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGrads)>
+  ];
+}
+
 def Train_OptimizerOpInterface : OpInterface<"OptimizerOpInterface"> {
   let cppNamespace = "::openks::train";
   let description = [{

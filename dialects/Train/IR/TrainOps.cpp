@@ -415,5 +415,61 @@ LogicalResult AdagradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyOptimizerSymbolUses(*this, symbolTable);
 }
 
+//===----------------------------------------------------------------------===//
+// Between autodiff and the optimizer
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ParamGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<ParameterOpInterface> param =
+      lookupParameter(*this, getParamAttr(), symbolTable);
+  if (failed(param))
+    return failure();
+  if (!param->isTrainable())
+    return emitOpError("names a gradient for frozen parameter ")
+           << getParamAttr();
+  if (param->getParameterType() != getGrad().getType())
+    return emitOpError("gradient type ")
+           << getGrad().getType() << " does not match parameter "
+           << getParamAttr() << " of type " << param->getParameterType();
+  return success();
+}
+
+LogicalResult ClipByGlobalNormOp::verify() {
+  if (getGrads().empty())
+    return emitOpError("needs at least one gradient");
+  if (!(getMaxNorm().convertToDouble() > 0))
+    return emitOpError("max_norm must be positive, got ")
+           << getMaxNorm().convertToDouble();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Learning-rate schedules
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExponentialDecayOp::verify() {
+  if (getDecaySteps() < 1)
+    return emitOpError("decay_steps must be at least 1, got ")
+           << getDecaySteps();
+  if (!(getDecayRate().convertToDouble() > 0))
+    return emitOpError("decay_rate must be positive, got ")
+           << getDecayRate().convertToDouble();
+  return success();
+}
+
+LogicalResult PiecewiseDecayOp::verify() {
+  ArrayRef<int64_t> boundaries = getBoundaries();
+  if (getValues().size() != boundaries.size() + 1)
+    return emitOpError("needs one more value than boundaries, got ")
+           << getValues().size() << " values for " << boundaries.size()
+           << " boundaries";
+  for (size_t i = 1; i < boundaries.size(); ++i)
+    if (boundaries[i] <= boundaries[i - 1])
+      return emitOpError("boundaries must increase strictly, but ")
+             << boundaries[i] << " follows " << boundaries[i - 1];
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Train/IR/TrainOps.cpp.inc"

@@ -25,6 +25,12 @@ struct ParameterResource
     : public mlir::SideEffects::Resource::Base<ParameterResource> {
   llvm::StringRef getName() final { return "train.parameter"; }
 };
+
+/// The gradient slots train.param_grad fills.
+struct GradientResource
+    : public mlir::SideEffects::Resource::Base<GradientResource> {
+  llvm::StringRef getName() final { return "train.gradient"; }
+};
 } // namespace openks::train
 
 #define GET_OP_CLASSES

@@ -179,7 +179,8 @@ def Train_FillOp : Train_PureOp<"fill"> {
   let hasVerifier = 1;
 }
 
-def Train_ScaleOp : Train_PureOp<"scale", [SameOperandsAndResultType]> {
+def Train_ScaleOp : Train_PureOp<"scale", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Multiplies every element by a constant factor.";
   let description = [{
     `out = factor * x` (Paddle's `scale` with `bias = 0`). A server in sync
@@ -195,9 +196,41 @@ def Train_ScaleOp : Train_PureOp<"scale", [SameOperandsAndResultType]> {
   let assemblyFormat = "$x `by` $factor attr-dict `:` type($x)";
 }
 
+def Train_StopGradientOp : Train_PureOp<"stop_gradient", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Passes a value through and stops gradients at it.";
+  let description = [{
+    The result equals `x`, but autodiff propagates no gradient through it,
+    like Paddle's `stop_gradient = True` on a variable.
+
+    ```mlir
+    %target = train.stop_gradient %teacher_logits : tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x);
+  let results = (outs AnyRankedTensor:$out);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+def Train_IncrementOp : Train_PureOp<"increment", [SameOperandsAndResultType]> {
+  let summary = "Adds one to a scalar counter.";
+  let description = [{
+    Paddle's `increment` with step 1; advances the learning-rate schedule's
+    step counter.
+
+    ```mlir
+    %next = train.increment %step : tensor<i64>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[F32, F64, I64]>:$x);
+  let results = (outs 0DTensorOf<[F32, F64, I64]>:$out);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
 /// An element-wise activation: same type in and out.
 class Train_ActivationOp<string mnemonic, string formula>
-    : Train_PureOp<mnemonic, [SameOperandsAndResultType]> {
+    : Train_PureOp<mnemonic, [SameOperandsAndResultType,
+                              DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Element-wise " # mnemonic # ": " # formula # ".";
   let description = [{
     ```mlir
@@ -213,7 +246,8 @@ def Train_ReluOp : Train_ActivationOp<"relu", "max(x, 0)">;
 def Train_SigmoidOp : Train_ActivationOp<"sigmoid", "1 / (1 + exp(-x))">;
 def Train_TanhOp : Train_ActivationOp<"tanh", "tanh(x)">;
 
-def Train_SoftmaxOp : Train_PureOp<"softmax", [SameOperandsAndResultType]> {
+def Train_SoftmaxOp : Train_PureOp<"softmax", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Softmax over the last dimension.";
   let description = [{
     ```mlir
@@ -233,7 +267,8 @@ class Train_InferredOp<string mnemonic, list<Trait> traits = []>
       "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Train_MatmulOp : Train_InferredOp<"matmul"> {
+def Train_MatmulOp : Train_InferredOp<"matmul", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Matrix product of two rank-2 tensors.";
   let description = [{
     `[M, K] x [K, N] -> [M, N]`.
@@ -250,7 +285,7 @@ def Train_MatmulOp : Train_InferredOp<"matmul"> {
 /// Element-wise binary op whose right operand is either of the left's shape
 /// or a rank-1 bias broadcast along the left's last dimension.
 class Train_BroadcastBinaryOp<string mnemonic, string what>
-    : Train_InferredOp<mnemonic> {
+    : Train_InferredOp<mnemonic, [DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Element-wise " # what # " with bias broadcast.";
   let description = [{
     `y` has the shape of `x`, or is rank-1 and matches the last dimension of
@@ -270,7 +305,8 @@ class Train_BroadcastBinaryOp<string mnemonic, string what>
 def Train_AddOp : Train_BroadcastBinaryOp<"add", "addition">;
 def Train_MulOp : Train_BroadcastBinaryOp<"mul", "multiplication">;
 
-def Train_SoftmaxCrossEntropyOp : Train_InferredOp<"softmax_cross_entropy"> {
+def Train_SoftmaxCrossEntropyOp : Train_InferredOp<"softmax_cross_entropy", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Per-sample softmax cross-entropy with integer labels.";
   let description = [{
     `logits` is `[N, C]`, `labels` is `[N]` with class ids in `[0, C)`; the
@@ -285,7 +321,8 @@ def Train_SoftmaxCrossEntropyOp : Train_InferredOp<"softmax_cross_entropy"> {
   let results = (outs Train_FloatTensor:$out);
 }
 
-def Train_SigmoidCrossEntropyOp : Train_InferredOp<"sigmoid_cross_entropy"> {
+def Train_SigmoidCrossEntropyOp : Train_InferredOp<"sigmoid_cross_entropy", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Element-wise sigmoid cross-entropy with binary labels.";
   let description = [{
     `labels` holds 0 or 1 and has the shape of `logits`; the result is
@@ -301,7 +338,8 @@ def Train_SigmoidCrossEntropyOp : Train_InferredOp<"sigmoid_cross_entropy"> {
   let results = (outs Train_FloatTensor:$out);
 }
 
-def Train_MeanOp : Train_InferredOp<"mean"> {
+def Train_MeanOp : Train_InferredOp<"mean", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Mean of all elements, as a rank-0 tensor.";
   let description = [{
     ```mlir
@@ -312,7 +350,8 @@ def Train_MeanOp : Train_InferredOp<"mean"> {
   let results = (outs Train_FloatScalar:$out);
 }
 
-def Train_ReduceSumOp : Train_InferredOp<"reduce_sum"> {
+def Train_ReduceSumOp : Train_InferredOp<"reduce_sum", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Sum over the listed dimensions.";
   let description = [{
     Sums over `dims` (all dimensions when empty). Without `keep_dims` the
@@ -331,8 +370,8 @@ def Train_ReduceSumOp : Train_InferredOp<"reduce_sum"> {
   }];
 }
 
-def Train_ReshapeOp : Train_PureOp<"reshape",
-                                   [SameOperandsAndResultElementType]> {
+def Train_ReshapeOp : Train_PureOp<"reshape", [
+    SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Reinterprets a tensor with another shape.";
   let description = [{
     The element type and the number of elements are kept. When the shapes
@@ -350,7 +389,8 @@ def Train_ReshapeOp : Train_PureOp<"reshape",
   let hasVerifier = 1;
 }
 
-def Train_ConcatOp : Train_InferredOp<"concat"> {
+def Train_ConcatOp : Train_InferredOp<"concat", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Concatenates tensors along one dimension.";
   let description = [{
     ```mlir
@@ -365,7 +405,8 @@ def Train_ConcatOp : Train_InferredOp<"concat"> {
   }];
 }
 
-def Train_EmbeddingOp : Train_InferredOp<"embedding"> {
+def Train_EmbeddingOp : Train_InferredOp<"embedding", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Looks up rows of a table by int64 ids.";
   let description = [{
     `table` is `[V, D]`; the result has the shape of `ids` followed by `D`.
@@ -668,6 +709,103 @@ def Train_AdagradOp : Train_OptimizerOp<"adagrad"> {
   let assemblyFormat = [{
     $param `,` $grad `,` $lr `moment` $moment attr-dict `:` type($grad) `,`
     type($lr)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Between autodiff and the optimizer
+//===----------------------------------------------------------------------===//
+
+def Train_ParamGradOp : Train_Op<"param_grad", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemWrite<Train_GradientResource>]>]> {
+  let summary = "Names the gradient of a trainable parameter.";
+  let description = [{
+    `openks-append-backward` ends the backward pass with one of these per
+    trainable parameter that the loss depends on: `grad` is the gradient of
+    the loss with respect to `param` in this step (summed over every read of
+    the parameter). `openks-append-optimizer` replaces each with the
+    parameter's update. At run time it does nothing.
+
+    ```mlir
+    train.param_grad @fc1.w, %dw1 : tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad);
+  let assemblyFormat = "$param `,` $grad attr-dict `:` type($grad)";
+}
+
+def Train_ClipByGlobalNormOp : Train_PureOp<"clip_by_global_norm", [
+    AllTypesMatch<["grads", "clipped"]>]> {
+  let summary = "Scales gradients down to a maximum global L2 norm.";
+  let description = [{
+    With `n` the L2 norm of all `grads` together, every gradient is
+    multiplied by `max_norm / max(n, max_norm)` (Paddle's
+    `GradientClipByGlobalNorm`). As in Paddle's parameter-server mode,
+    clipping runs on the trainers, before the gradients are sent.
+
+    ```mlir
+    %c1, %c2 = train.clip_by_global_norm %g1, %g2 max_norm 5.000000e+00
+        : tensor<784x256xf32>, tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Train_FloatTensor>:$grads, F64Attr:$max_norm);
+  let results = (outs Variadic<Train_FloatTensor>:$clipped);
+  let assemblyFormat = [{
+    $grads `max_norm` $max_norm attr-dict `:` type($grads)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Learning-rate schedules
+//===----------------------------------------------------------------------===//
+
+def Train_ExponentialDecayOp : Train_PureOp<"exponential_decay"> {
+  let summary = "Exponentially decayed learning rate.";
+  let description = [{
+    `lr = learning_rate * decay_rate ^ (step / decay_steps)`, with the
+    exponent floored when `staircase` is set (Paddle's `exponential_decay`).
+    `step` counts the steps before this one.
+
+    ```mlir
+    %lr = train.exponential_decay %step learning_rate 1.000000e-01
+        decay_rate 5.000000e-01 decay_steps 100 : tensor<i64> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[F32, F64, I64]>:$step, F64Attr:$learning_rate,
+                       F64Attr:$decay_rate, I64Attr:$decay_steps,
+                       UnitAttr:$staircase);
+  let results = (outs Train_FloatScalar:$lr);
+  let assemblyFormat = [{
+    $step `learning_rate` $learning_rate `decay_rate` $decay_rate
+    `decay_steps` $decay_steps (`staircase` $staircase^)? attr-dict `:`
+    type($step) `->` type($lr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Train_PiecewiseDecayOp : Train_PureOp<"piecewise_decay"> {
+  let summary = "Piecewise-constant learning rate.";
+  let description = [{
+    `lr = values[i]` where `i` is the number of `boundaries` at or below
+    `step` (Paddle's `piecewise_decay`): `values` has one more entry than
+    `boundaries`, which increase strictly.
+
+    ```mlir
+    %lr = train.piecewise_decay %step boundaries [100, 200]
+        values [1.000000e-01, 1.000000e-02, 1.000000e-03]
+        : tensor<i64> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[F32, F64, I64]>:$step,
+                       DenseI64ArrayAttr:$boundaries,
+                       DenseF64ArrayAttr:$values);
+  let results = (outs Train_FloatScalar:$lr);
+  let assemblyFormat = [{
+    $step `boundaries` $boundaries `values` $values attr-dict `:`
+    type($step) `->` type($lr)
   }];
   let hasVerifier = 1;
 }

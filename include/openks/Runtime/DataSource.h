@@ -1,0 +1,101 @@
+//===- DataSource.h - Mini-batches from files or a generator ----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Feeds the arguments of a `train.step` with mini-batches. A source is opened
+// from a spec string:
+//
+//   csv:PATH        one row per line: the features, then the label
+//   libsvm:PATH     "label id:value id:value ...", the CTR convention
+//   synthetic:k=v,...  a deterministic teacher network (see below)
+//
+// and from the step's feed layout (FeedSpec per argument). Sources give
+// trainer t of T its own shard: of each global batch of B rows, trainer t
+// gets rows [t * B / T, (t + 1) * B / T), so T trainers together see exactly
+// the rows one process would. When T does not divide B the shards differ by
+// at most one row, the later ones getting the extra rows (B = 10, T = 3
+// gives 3, 3 and 4 rows); B must be at least T. Every trainer advances
+// through the data by the whole global batch, and at the end of the data a
+// source starts over (the next epoch), so a dataset smaller than a batch is
+// fine. File sources parse the whole file when opened; malformed rows are
+// errors naming the file and line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_DATASOURCE_H
+#define OPENKS_RUNTIME_DATASOURCE_H
+
+#include "openks/Runtime/Status.h"
+#include "openks/Runtime/Tensor.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace openks::runtime {
+
+/// The element type and shape of one step argument; dimension 0 is the
+/// batch and may be -1 (dynamic).
+struct FeedSpec {
+  DType dtype;
+  Shape shape;
+};
+
+/// Which part of every global batch this process reads.
+struct Shard {
+  int index = 0;
+  int count = 1;
+};
+
+/// A stream of mini-batches laid out as step arguments.
+class DataSource {
+public:
+  virtual ~DataSource();
+
+  /// Fills `feeds` (one tensor per FeedSpec, in order, of the FeedSpec's
+  /// dtype) with this shard's part of the next global batch of
+  /// `globalBatch` rows, resizing each to its row count; this allocates only
+  /// when a tensor's capacity is too small. Rows are taken in order and wrap
+  /// around at the end of the data. Fails when a FeedSpec has a static batch
+  /// other than the shard's row count.
+  virtual Status next(int64_t globalBatch,
+                      const std::vector<Tensor *> &feeds) = 0;
+
+  /// Returns the number of complete passes over the data so far, counted
+  /// in global batches (the same in every shard).
+  virtual int64_t epoch() const = 0;
+};
+
+/// Opens the source described by `spec` for the feed layout `feeds` and the
+/// shard `shard`. Layouts:
+///
+/// * csv: features [B, D] (f32 or f64), then the label: [B] i64 class ids
+///   (non-negative integers) or [B, 1] float binary labels (0 or 1). A row
+///   has D + 1 numbers separated by commas; blank lines and lines starting
+///   with '#' are skipped.
+/// * libsvm: ids [B, K] i64, optionally values [B, K] (f32 or f64), then the
+///   label as above. A row has a label and at most K blank-separated
+///   "id:value" pairs with ids >= 0; a row with fewer is padded with id 0
+///   and value 0. Without a values argument the values are read but not
+///   fed. Blank lines and '#' lines are skipped as in csv.
+/// * synthetic: either csv's or libsvm's layout, generated from `seed`
+///   (default 1) for `rows` rows (default 10000) by a fixed random teacher:
+///   features are uniform in [-1, 1), ids uniform in [0, `vocab`) (default
+///   1000); a class label is the argmax over `classes` (default 2) teacher
+///   logits, a binary label whether the teacher logit is positive. Row r
+///   depends only on the seed and r. Options are comma-separated key=value
+///   pairs; `classes` needs class labels and `vocab` ids.
+///
+/// D and K must be static; the batch dimension may be static or dynamic.
+/// Fails with a message when the spec, the shard, the layout or the file is
+/// invalid.
+Status openDataSource(const std::string &spec,
+                      const std::vector<FeedSpec> &feeds, Shard shard,
+                      std::unique_ptr<DataSource> &source);
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_DATASOURCE_H

@@ -1,0 +1,141 @@
+//===- Tensor.h - Dense runtime tensors -------------------------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// A dense, row-major tensor of f32, f64 or i64 that owns a 64-byte aligned
+// buffer. The buffer's capacity is set once (by the plan builder, for the
+// largest batch); reshaping within the capacity never allocates, so a step in
+// steady state performs no allocation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_TENSOR_H
+#define OPENKS_RUNTIME_TENSOR_H
+
+#include <array>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+
+namespace openks::runtime {
+
+/// Element types of runtime tensors.
+enum class DType : uint8_t { F32, F64, I64 };
+
+/// Returns the size in bytes of one element of `dtype`.
+size_t dtypeSize(DType dtype);
+
+/// Returns the MLIR spelling of `dtype` ("f32", "f64", "i64").
+const char *dtypeName(DType dtype);
+
+/// Maps a C++ element type to its DType.
+template <typename T> constexpr DType dtypeOf();
+template <> constexpr DType dtypeOf<float>() { return DType::F32; }
+template <> constexpr DType dtypeOf<double>() { return DType::F64; }
+template <> constexpr DType dtypeOf<int64_t>() { return DType::I64; }
+
+/// A tensor shape of rank at most kMaxRank, stored inline.
+class Shape {
+public:
+  /// The largest supported rank.
+  static constexpr int kMaxRank = 6;
+
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> dims);
+  /// Builds a shape from `rank` sizes at `dims`.
+  Shape(const int64_t *dims, int rank);
+
+  int rank() const { return rank_; }
+  int64_t operator[](int i) const {
+    assert(i >= 0 && i < rank_ && "dimension out of range");
+    return dims_[i];
+  }
+  int64_t &operator[](int i) {
+    assert(i >= 0 && i < rank_ && "dimension out of range");
+    return dims_[i];
+  }
+  const int64_t *begin() const { return dims_.data(); }
+  const int64_t *end() const { return dims_.data() + rank_; }
+
+  /// Returns the number of elements (1 for rank 0).
+  int64_t numel() const;
+  /// Returns the product of the dimensions after the first (the row width).
+  int64_t rowWidth() const;
+  /// Appends a dimension.
+  void push_back(int64_t size);
+
+  bool operator==(const Shape &other) const;
+  bool operator!=(const Shape &other) const { return !(*this == other); }
+
+  /// Returns "[2, 3]".
+  std::string str() const;
+
+private:
+  std::array<int64_t, kMaxRank> dims_{};
+  int rank_ = 0;
+};
+
+/// A dense row-major tensor owning an aligned buffer.
+class Tensor {
+public:
+  Tensor() = default;
+  /// Allocates a tensor of `shape`, zero-filled, with exactly its capacity.
+  Tensor(DType dtype, const Shape &shape);
+
+  Tensor(Tensor &&) = default;
+  Tensor &operator=(Tensor &&) = default;
+  Tensor(const Tensor &) = delete;
+  Tensor &operator=(const Tensor &) = delete;
+
+  DType dtype() const { return dtype_; }
+  const Shape &shape() const { return shape_; }
+  int rank() const { return shape_.rank(); }
+  int64_t dim(int i) const { return shape_[i]; }
+  int64_t numel() const { return shape_.numel(); }
+  /// Returns the number of elements the buffer holds without reallocation.
+  int64_t capacity() const { return capacity_; }
+
+  /// Sets the shape. Within the capacity this never allocates; beyond it the
+  /// buffer grows (and its contents are not kept).
+  void resize(const Shape &shape);
+  /// Grows the capacity to at least `numel` elements (contents not kept).
+  void reserve(int64_t numel);
+  /// Sets every element to zero.
+  void setZero();
+  /// Copies shape and contents of `other`, which must have the same dtype.
+  void copyFrom(const Tensor &other);
+
+  /// Returns the elements as `T`, which must match the dtype.
+  template <typename T> T *data() {
+    assert(dtypeOf<T>() == dtype_ && "element type mismatch");
+    return reinterpret_cast<T *>(buffer_.get());
+  }
+  template <typename T> const T *data() const {
+    assert(dtypeOf<T>() == dtype_ && "element type mismatch");
+    return reinterpret_cast<const T *>(buffer_.get());
+  }
+  void *rawData() { return buffer_.get(); }
+  const void *rawData() const { return buffer_.get(); }
+
+  /// Returns "tensor<2x3xf32>".
+  std::string typeString() const;
+
+private:
+  struct AlignedFree {
+    void operator()(std::byte *pointer) const;
+  };
+
+  DType dtype_ = DType::F32;
+  Shape shape_;
+  int64_t capacity_ = 0;
+  std::unique_ptr<std::byte, AlignedFree> buffer_;
+};
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_TENSOR_H

@@ -1,0 +1,378 @@
+//===- DataSource.cpp - Mini-batches from files or a generator ------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file opens data sources from their specs, checks feed layouts, and
+// holds the logic every source shares: cutting this shard's rows out of each
+// global batch, wrapping around at the end of the data, and reading text
+// files line by line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DataSourceImpl.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+using namespace openks::runtime;
+using namespace openks::runtime::detail;
+
+DataSource::~DataSource() = default;
+
+//===----------------------------------------------------------------------===//
+// Batching and sharding
+//===----------------------------------------------------------------------===//
+
+/// Returns "tensor<?x784xf32>" for `feed`.
+static std::string describe(const FeedSpec &feed) {
+  std::string dims;
+  for (int64_t size : feed.shape)
+    dims += size < 0 ? std::string("?x") : fmt::format("{}x", size);
+  return fmt::format("tensor<{}{}>", dims, dtypeName(feed.dtype));
+}
+
+RowSource::RowSource(Layout layout, Shard shard, int64_t numRows)
+    : layout_(std::move(layout)), shard_(shard), numRows_(numRows) {
+  assert(numRows_ >= 1 && "a source needs at least one row");
+}
+
+Status RowSource::checkFeeds(const std::vector<Tensor *> &feeds, int64_t rows,
+                             int64_t globalBatch) const {
+  if (feeds.size() != layout_.feeds.size())
+    return Status::error("the data source fills {} arguments, got {} tensors",
+                         layout_.feeds.size(), feeds.size());
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    const FeedSpec &spec = layout_.feeds[i];
+    if (!feeds[i] || feeds[i]->dtype() != spec.dtype)
+      return Status::error("argument {} must be {}, got {}", i, describe(spec),
+                           feeds[i] ? feeds[i]->typeString() : "no tensor");
+    if (spec.shape[0] >= 0 && spec.shape[0] != rows)
+      return Status::error("argument {} has a static batch of {} rows, but "
+                           "trainer {} of {} gets {} rows of a global batch "
+                           "of {}",
+                           i, spec.shape[0], shard_.index, shard_.count, rows,
+                           globalBatch);
+  }
+  return Status::ok();
+}
+
+/// Converts `width` elements at `source` into row `at` of `feed`.
+template <typename T, typename Element>
+static void copyRow(Tensor &feed, int64_t at, const Element *source,
+                    int64_t width) {
+  T *target = feed.data<T>() + at * width;
+  for (int64_t i = 0; i < width; ++i)
+    target[i] = static_cast<T>(source[i]);
+}
+
+/// Writes `width` elements at `source` as row `at` of `feed`, converting
+/// them to its element type.
+template <typename Element>
+static void storeRow(Tensor &feed, int64_t at, const Element *source,
+                     int64_t width) {
+  switch (feed.dtype()) {
+  case DType::F32:
+    copyRow<float>(feed, at, source, width);
+    return;
+  case DType::F64:
+    copyRow<double>(feed, at, source, width);
+    return;
+  case DType::I64:
+    copyRow<int64_t>(feed, at, source, width);
+    return;
+  }
+}
+
+Status RowSource::next(int64_t globalBatch,
+                       const std::vector<Tensor *> &feeds) {
+  if (globalBatch < 1)
+    return Status::error("a global batch needs at least one row, got {}",
+                         globalBatch);
+  if (globalBatch < shard_.count)
+    return Status::error("a global batch of {} rows cannot be split among {} "
+                         "trainers",
+                         globalBatch, shard_.count);
+  int64_t begin = shard_.index * globalBatch / shard_.count;
+  int64_t end = (shard_.index + 1) * globalBatch / shard_.count;
+  int64_t rows = end - begin;
+  OPENKS_RETURN_IF_ERROR(checkFeeds(feeds, rows, globalBatch));
+
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    Shape shape = layout_.feeds[i].shape;
+    shape[0] = rows;
+    feeds[i]->resize(shape);
+  }
+  int64_t index = (cursor_ + begin) % numRows_;
+  for (int64_t at = 0; at < rows; ++at) {
+    RowRef data = row(index);
+    for (size_t i = 0; i < feeds.size(); ++i) {
+      switch (layout_.roles[i]) {
+      case FeedRole::Values:
+        storeRow(*feeds[i], at, data.values, layout_.width);
+        break;
+      case FeedRole::Ids:
+        storeRow(*feeds[i], at, data.ids, layout_.width);
+        break;
+      case FeedRole::Label:
+        storeRow(*feeds[i], at, &data.label, 1);
+        break;
+      }
+    }
+    if (++index == numRows_)
+      index = 0;
+  }
+  // Every shard advances by the whole global batch.
+  int64_t consumed = cursor_ + globalBatch;
+  epoch_ += consumed / numRows_;
+  cursor_ = consumed % numRows_;
+  return Status::ok();
+}
+
+namespace {
+/// Serves rows parsed from a file.
+class TableSource final : public RowSource {
+public:
+  TableSource(Layout layout, Shard shard, Table table)
+      : RowSource(std::move(layout), shard,
+                  static_cast<int64_t>(table.labels.size())),
+        table_(std::move(table)) {}
+
+protected:
+  RowRef row(int64_t index) override {
+    int64_t offset = index * layout().width;
+    RowRef data;
+    if (!table_.values.empty())
+      data.values = table_.values.data() + offset;
+    if (!table_.ids.empty())
+      data.ids = table_.ids.data() + offset;
+    data.label = table_.labels[index];
+    return data;
+  }
+
+private:
+  Table table_;
+};
+} // namespace
+
+std::unique_ptr<DataSource>
+openks::runtime::detail::makeTableSource(Layout layout, Shard shard,
+                                         Table table) {
+  return std::make_unique<TableSource>(std::move(layout), shard,
+                                       std::move(table));
+}
+
+//===----------------------------------------------------------------------===//
+// Reading text
+//===----------------------------------------------------------------------===//
+
+std::string_view openks::runtime::detail::trimSpace(std::string_view text) {
+  size_t begin = text.find_first_not_of(" \t\r");
+  if (begin == std::string_view::npos)
+    return {};
+  size_t end = text.find_last_not_of(" \t\r");
+  return text.substr(begin, end - begin + 1);
+}
+
+Status openks::runtime::detail::forEachDataLine(
+    const std::string &path,
+    const std::function<Status(std::string_view)> &parseRow) {
+  std::ifstream in(path);
+  if (!in)
+    return Status::error("cannot open {}: {}", path, std::strerror(errno));
+  std::string line;
+  int64_t lineNumber = 0;
+  bool sawRow = false;
+  while (std::getline(in, line)) {
+    ++lineNumber;
+    std::string_view text = trimSpace(line);
+    if (text.empty() || text.front() == '#')
+      continue;
+    sawRow = true;
+    Status status = parseRow(text);
+    if (!status.isOk())
+      return status.withContext(fmt::format("{}:{}", path, lineNumber));
+  }
+  if (in.bad())
+    return Status::error("cannot read {}: {}", path, std::strerror(errno));
+  if (!sawRow)
+    return Status::error("{} holds no data rows", path);
+  return Status::ok();
+}
+
+/// Parses all of `token` with std::from_chars, allowing a leading '+'.
+template <typename T> static bool parseAll(std::string_view token, T &value) {
+  if (token.size() > 1 && token[0] == '+' && token[1] != '-')
+    token.remove_prefix(1);
+  const char *end = token.data() + token.size();
+  auto [stop, error] = std::from_chars(token.data(), end, value);
+  return error == std::errc() && stop == end;
+}
+
+Status openks::runtime::detail::parseNumber(std::string_view token,
+                                            double &value) {
+  if (!parseAll(token, value))
+    return Status::error("'{}' is not a number", token);
+  if (!std::isfinite(value))
+    return Status::error("'{}' is not a finite number", token);
+  return Status::ok();
+}
+
+Status openks::runtime::detail::parseInteger(std::string_view token,
+                                             int64_t &value) {
+  if (!parseAll(token, value))
+    return Status::error("'{}' is not an integer", token);
+  return Status::ok();
+}
+
+Status openks::runtime::detail::parseLabel(std::string_view token,
+                                           bool classLabels, int64_t &label) {
+  double value;
+  if (!parseNumber(token, value).isOk())
+    return Status::error("label '{}' is not a number", token);
+  if (!classLabels) {
+    if (value != 0 && value != 1)
+      return Status::error("binary label {} is not 0 or 1{}", token,
+                           value == -1 ? " (write -1 labels as 0)" : "");
+    label = static_cast<int64_t>(value);
+    return Status::ok();
+  }
+  if (value != std::trunc(value))
+    return Status::error("class label {} is not an integer", token);
+  if (value < 0)
+    return Status::error("class label {} is negative", token);
+  // Larger integers are not exact as doubles (nor plausible class ids).
+  if (value >= 0x1p53)
+    return Status::error("class label {} is too large", token);
+  label = static_cast<int64_t>(value);
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A kind of data source.
+struct Kind {
+  const char *name;
+  bool dense;
+  bool sparse;
+  /// The arguments it fills, for error messages.
+  const char *expected;
+};
+} // namespace
+
+static const Kind kKinds[] = {
+    {"csv", true, false, "features tensor<?xDxf32> (or f64)"},
+    {"libsvm", false, true,
+     "ids tensor<?xKxi64>, optionally values tensor<?xKxf32> (or f64)"},
+    {"synthetic", true, true,
+     "features tensor<?xDxf32> (or f64) or ids tensor<?xKxi64> with optional "
+     "values tensor<?xKxf32> (or f64)"},
+};
+
+/// Returns whether `feed` is [B, N] with a static N >= 1 (and then N).
+static bool isRows(const FeedSpec &feed, int64_t &width) {
+  if (feed.shape.rank() != 2 || feed.shape[1] < 1)
+    return false;
+  width = feed.shape[1];
+  return true;
+}
+
+/// Checks that `kind` can fill arguments `feeds` and describes how in
+/// `layout`.
+static Status checkLayout(const Kind &kind, const std::vector<FeedSpec> &feeds,
+                          Layout &layout) {
+  auto mismatch = [&](const std::string &reason) {
+    std::vector<std::string> got;
+    for (const FeedSpec &feed : feeds)
+      got.push_back(describe(feed));
+    return Status::error("{} data cannot fill the step arguments ({}): {}; it "
+                         "fills {}, then labels tensor<?xi64> (class ids) or "
+                         "tensor<?x1xf32> (or f64; 0/1 labels)",
+                         kind.name, fmt::join(got, ", "), reason,
+                         kind.expected);
+  };
+  if (feeds.size() < 2 || feeds.size() > 3)
+    return mismatch(fmt::format("{} argument{}", feeds.size(),
+                                feeds.size() == 1 ? "" : "s"));
+
+  const FeedSpec &label = feeds.back();
+  if (label.dtype == DType::I64 && label.shape.rank() == 1)
+    layout.classLabels = true;
+  else if (label.dtype != DType::I64 && label.shape.rank() == 2 &&
+           label.shape[1] == 1)
+    layout.classLabels = false;
+  else
+    return mismatch("the labels are " + describe(label));
+
+  const FeedSpec &first = feeds.front();
+  if (!isRows(first, layout.width))
+    return mismatch("the first argument is not [B, N] with a static N >= 1");
+  layout.sparse = first.dtype == DType::I64;
+  if (layout.sparse && !kind.sparse)
+    return mismatch("the features are i64");
+  if (!layout.sparse && !kind.dense)
+    return mismatch("the ids are " + std::string(dtypeName(first.dtype)));
+
+  layout.hasValues = feeds.size() == 3;
+  if (layout.hasValues) {
+    if (!layout.sparse)
+      return mismatch("dense features take one argument");
+    int64_t width;
+    const FeedSpec &values = feeds[1];
+    if (values.dtype == DType::I64 || !isRows(values, width) ||
+        width != layout.width)
+      return mismatch(
+          fmt::format("the values are not [B, {}] f32 or f64", layout.width));
+  }
+
+  layout.feeds = feeds;
+  layout.roles.assign(feeds.size(), FeedRole::Values);
+  if (layout.sparse)
+    layout.roles.front() = FeedRole::Ids;
+  layout.roles.back() = FeedRole::Label;
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Opening
+//===----------------------------------------------------------------------===//
+
+Status openks::runtime::openDataSource(const std::string &spec,
+                                       const std::vector<FeedSpec> &feeds,
+                                       Shard shard,
+                                       std::unique_ptr<DataSource> &source) {
+  size_t colon = spec.find(':');
+  std::string kindName = spec.substr(0, colon);
+  std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  const Kind *kind = std::find_if(
+      std::begin(kKinds), std::end(kKinds),
+      [&](const Kind &candidate) { return kindName == candidate.name; });
+  if (kind == std::end(kKinds))
+    return Status::error("unknown data source '{}'; expected csv:PATH, "
+                         "libsvm:PATH or synthetic:key=value,...",
+                         spec);
+  if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
+    return Status::error("invalid shard: trainer {} of {}", shard.index,
+                         shard.count);
+
+  Layout layout;
+  OPENKS_RETURN_IF_ERROR(checkLayout(*kind, feeds, layout));
+  if (kindName == "synthetic")
+    return openSynthetic(rest, std::move(layout), shard, source)
+        .withContext("synthetic data");
+  if (rest.empty())
+    return Status::error("{} data needs a file: {}:PATH", kindName, kindName);
+  Table table;
+  OPENKS_RETURN_IF_ERROR(kindName == "csv" ? readCsv(rest, layout, table)
+                                           : readLibsvm(rest, layout, table));
+  source = makeTableSource(std::move(layout), shard, std::move(table));
+  return Status::ok();
+}

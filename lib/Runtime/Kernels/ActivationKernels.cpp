@@ -1,0 +1,109 @@
+//===- ActivationKernels.cpp - relu, sigmoid, tanh, softmax ---------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Element-wise activations and softmax over the last dimension. The gradients
+// are written in terms of the forward output, as the train dialect's
+// activation gradient ops take it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Kernels.h"
+
+#include "KernelUtils.h"
+
+using namespace openks::runtime;
+using namespace openks::runtime::kernels::detail;
+
+//===----------------------------------------------------------------------===//
+// Element-wise activations
+//===----------------------------------------------------------------------===//
+
+Status kernels::relu(const Tensor &x, Tensor &out) {
+  return elementwise(
+      "relu", out,
+      [](auto values) {
+        using T = typename decltype(values)::Scalar;
+        return values.max(T(0));
+      },
+      x);
+}
+
+Status kernels::sigmoid(const Tensor &x, Tensor &out) {
+  return elementwise(
+      "sigmoid", out, [](auto values) { return values.logistic(); }, x);
+}
+
+Status kernels::tanh(const Tensor &x, Tensor &out) {
+  return elementwise(
+      "tanh", out, [](auto values) { return values.tanh(); }, x);
+}
+
+/// dx = rule(out, dout) element-wise, for the gradient `op` of an activation.
+template <typename Rule>
+static Status activationGrad(const char *op, const Tensor &out,
+                             const Tensor &dout, Tensor &dx, Rule rule) {
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "dout", dout, out));
+  return elementwise(op, dx, rule, out, dout);
+}
+
+Status kernels::reluGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
+  return activationGrad("relu_grad", out, dout, dx, [](auto y, auto dy) {
+    using T = typename decltype(y)::Scalar;
+    return (y > T(0)).select(dy, T(0));
+  });
+}
+
+Status kernels::sigmoidGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
+  return activationGrad("sigmoid_grad", out, dout, dx, [](auto y, auto dy) {
+    using T = typename decltype(y)::Scalar;
+    return dy * y * (T(1) - y);
+  });
+}
+
+Status kernels::tanhGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
+  return activationGrad("tanh_grad", out, dout, dx, [](auto y, auto dy) {
+    using T = typename decltype(y)::Scalar;
+    return dy * (T(1) - y.square());
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax
+//===----------------------------------------------------------------------===//
+
+Status kernels::softmax(const Tensor &x, Tensor &out) {
+  if (x.rank() == 0)
+    return Status::error("softmax: x must have rank 1 or more");
+  OPENKS_RETURN_IF_ERROR(checkDType("softmax", "out", out, x.dtype()));
+  out.resize(x.shape());
+  return dispatchFloat("softmax", x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    int64_t width = x.dim(x.rank() - 1);
+    auto in = rowsOf<T>(x, width);
+    auto probs = rowsOf<T>(out, width);
+    for (Eigen::Index row = 0; row < in.rows(); ++row)
+      softmaxRow(in.row(row), probs.row(row), T(1));
+  });
+}
+
+Status kernels::softmaxGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
+  if (out.rank() == 0)
+    return Status::error("softmax_grad: out must have rank 1 or more");
+  OPENKS_RETURN_IF_ERROR(checkLike("softmax_grad", "dout", dout, out));
+  OPENKS_RETURN_IF_ERROR(checkDType("softmax_grad", "dx", dx, out.dtype()));
+  dx.resize(out.shape());
+  return dispatchFloat("softmax_grad", out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    int64_t width = out.dim(out.rank() - 1);
+    auto y = rowsOf<T>(out, width);
+    auto dy = rowsOf<T>(dout, width);
+    auto result = rowsOf<T>(dx, width);
+    for (Eigen::Index row = 0; row < y.rows(); ++row) {
+      T dot = (dy.row(row) * y.row(row)).sum();
+      result.row(row) = y.row(row) * (dy.row(row) - dot);
+    }
+  });
+}

@@ -1,0 +1,185 @@
+//===- LinearKernels.cpp - matmul, add, mul, fill, scale ------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Matrix products go through Eigen's GEMM on row-major maps. add and mul
+// either combine two tensors of one shape or broadcast a rank-1 bias over the
+// rows of the left operand (Paddle's elementwise ops with axis = -1); the
+// bias gradient is the sum over those rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Kernels.h"
+
+#include "KernelUtils.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+using namespace openks::runtime;
+using namespace openks::runtime::kernels::detail;
+
+//===----------------------------------------------------------------------===//
+// matmul
+//===----------------------------------------------------------------------===//
+
+/// Returns an error unless `a` and `b` are matrices that can be multiplied.
+static Status checkMatmulOperands(const char *op, const Tensor &a,
+                                  const Tensor &b) {
+  OPENKS_RETURN_IF_ERROR(checkRank(op, "a", a, 2));
+  OPENKS_RETURN_IF_ERROR(checkRank(op, "b", b, 2));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "b", b, a.dtype()));
+  if (a.dim(1) == b.dim(0))
+    return Status::ok();
+  return Status::error("{}: cannot multiply {} by {}", op, a.shape().str(),
+                       b.shape().str());
+}
+
+Status kernels::matmul(const Tensor &a, const Tensor &b, Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(checkMatmulOperands("matmul", a, b));
+  OPENKS_RETURN_IF_ERROR(checkDType("matmul", "out", out, a.dtype()));
+  assert(&out != &a && &out != &b && "matmul cannot write over an operand");
+  out.resize(Shape{a.dim(0), b.dim(1)});
+  return dispatchFloat("matmul", a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    matrixOf<T>(out).noalias() = matrixOf<T>(a) * matrixOf<T>(b);
+  });
+}
+
+Status kernels::matmulGrad(const Tensor &a, const Tensor &b, const Tensor &dout,
+                           Tensor &da, Tensor &db) {
+  OPENKS_RETURN_IF_ERROR(checkMatmulOperands("matmul_grad", a, b));
+  OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "dout", dout, a.dtype()));
+  OPENKS_RETURN_IF_ERROR(
+      checkShape("matmul_grad", "dout", dout, Shape{a.dim(0), b.dim(1)}));
+  OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "da", da, a.dtype()));
+  OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "db", db, a.dtype()));
+  da.resize(a.shape());
+  db.resize(b.shape());
+  return dispatchFloat("matmul_grad", a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    matrixOf<T>(da).noalias() = matrixOf<T>(dout) * matrixOf<T>(b).transpose();
+    matrixOf<T>(db).noalias() = matrixOf<T>(a).transpose() * matrixOf<T>(dout);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// add and mul
+//===----------------------------------------------------------------------===//
+
+/// Sets `isBias` to whether `y` is a bias broadcast over the rows of `x`
+/// rather than a tensor of `x`'s shape; returns an error if it is neither.
+static Status classifyRightOperand(const char *op, const Tensor &x,
+                                   const Tensor &y, bool &isBias) {
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "y", y, x.dtype()));
+  isBias = y.shape() != x.shape();
+  if (!isBias ||
+      (y.rank() == 1 && x.rank() >= 1 && y.dim(0) == x.dim(x.rank() - 1)))
+    return Status::ok();
+  return Status::error("{}: y has shape {}, expected {} or a bias over its "
+                       "last dimension",
+                       op, y.shape().str(), x.shape().str());
+}
+
+/// out = combine(x, y) element-wise, broadcasting a bias `y` over the rows of
+/// `x`. `combine` is a transparent functor such as std::plus<>.
+template <typename Combine>
+static Status broadcastBinary(const char *op, const Tensor &x, const Tensor &y,
+                              Tensor &out, Combine combine) {
+  bool isBias;
+  OPENKS_RETURN_IF_ERROR(classifyRightOperand(op, x, y, isBias));
+  if (!isBias)
+    return elementwise(op, out, combine, x, y);
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "the result", out, x.dtype()));
+  out.resize(x.shape());
+  return dispatchFloat(op, x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    int64_t width = y.numel();
+    rowsOf<T>(out, width) =
+        combine(rowsOf<T>(x, width).rowwise(), rowVec(y.data<T>(), width));
+  });
+}
+
+/// dy = the sum over rows of `rows(T())`, which returns an Eigen expression
+/// of [n, numel(y)] elements of T, for the bias `y`.
+template <typename RowsFn>
+static Status sumRowsIntoBias(const char *op, const Tensor &y, Tensor &dy,
+                              RowsFn rows) {
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "dy", dy, y.dtype()));
+  dy.resize(y.shape());
+  return dispatchFloat(op, y.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    rowVec(dy.data<T>(), dy.numel()) = rows(tag).colwise().sum();
+  });
+}
+
+Status kernels::add(const Tensor &x, const Tensor &y, Tensor &out) {
+  return broadcastBinary("add", x, y, out, std::plus<>());
+}
+
+Status kernels::mul(const Tensor &x, const Tensor &y, Tensor &out) {
+  return broadcastBinary("mul", x, y, out, std::multiplies<>());
+}
+
+Status kernels::addGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
+                        Tensor &dx, Tensor &dy) {
+  bool isBias;
+  OPENKS_RETURN_IF_ERROR(classifyRightOperand("add_grad", x, y, isBias));
+  OPENKS_RETURN_IF_ERROR(checkLike("add_grad", "dout", dout, x));
+  OPENKS_RETURN_IF_ERROR(checkDType("add_grad", "dx", dx, x.dtype()));
+  dx.copyFrom(dout);
+  if (!isBias) {
+    OPENKS_RETURN_IF_ERROR(checkDType("add_grad", "dy", dy, x.dtype()));
+    dy.copyFrom(dout);
+    return Status::ok();
+  }
+  return sumRowsIntoBias("add_grad", y, dy, [&](auto tag) {
+    return rowsOf<decltype(tag)>(dout, y.numel());
+  });
+}
+
+Status kernels::mulGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
+                        Tensor &dx, Tensor &dy) {
+  bool isBias;
+  OPENKS_RETURN_IF_ERROR(classifyRightOperand("mul_grad", x, y, isBias));
+  OPENKS_RETURN_IF_ERROR(checkLike("mul_grad", "dout", dout, x));
+  OPENKS_RETURN_IF_ERROR(
+      broadcastBinary("mul_grad", dout, y, dx, std::multiplies<>()));
+  if (!isBias)
+    return elementwise("mul_grad", dy, std::multiplies<>(), dout, x);
+  return sumRowsIntoBias("mul_grad", y, dy, [&](auto tag) {
+    using T = decltype(tag);
+    return rowsOf<T>(dout, y.numel()) * rowsOf<T>(x, y.numel());
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// fill and scale
+//===----------------------------------------------------------------------===//
+
+Status kernels::fill(double value, Tensor &out) {
+  if (out.dtype() != DType::I64)
+    return dispatchFloat("fill", out.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      flat<T>(out).setConstant(static_cast<T>(value));
+    });
+  // Integers in [-2^63, 2^63) convert exactly; anything else is an error.
+  const double limit = std::ldexp(1.0, 63);
+  if (value != std::trunc(value) || value < -limit || value >= limit)
+    return Status::error("fill: {} is not an i64 value", value);
+  std::fill_n(out.data<int64_t>(), out.numel(), static_cast<int64_t>(value));
+  return Status::ok();
+}
+
+Status kernels::scale(const Tensor &x, double factor, Tensor &out) {
+  return elementwise(
+      "scale", out,
+      [factor](auto values) {
+        using T = typename decltype(values)::Scalar;
+        return values * static_cast<T>(factor);
+      },
+      x);
+}

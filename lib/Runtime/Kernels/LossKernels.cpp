@@ -1,0 +1,132 @@
+//===- LossKernels.cpp - Cross-entropies and mean -------------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Losses computed so that large logits neither overflow nor lose the small
+// terms: softmax cross-entropy through a max-shifted log-sum-exp, sigmoid
+// cross-entropy as max(x, 0) - x * z + log1p(exp(-|x|)).
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Kernels.h"
+
+#include "KernelUtils.h"
+
+using namespace openks::runtime;
+using namespace openks::runtime::kernels::detail;
+
+//===----------------------------------------------------------------------===//
+// Softmax cross-entropy
+//===----------------------------------------------------------------------===//
+
+/// Returns an error unless `logits` is [N, C] and `labels` holds N class ids
+/// in [0, C).
+static Status checkLabels(const char *op, const Tensor &logits,
+                          const Tensor &labels) {
+  OPENKS_RETURN_IF_ERROR(checkRank(op, "logits", logits, 2));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "labels", labels, DType::I64));
+  OPENKS_RETURN_IF_ERROR(
+      checkShape(op, "labels", labels, Shape{logits.dim(0)}));
+  const int64_t *ids = labels.data<int64_t>();
+  int64_t numClasses = logits.dim(1);
+  for (int64_t row = 0, e = labels.numel(); row < e; ++row)
+    if (ids[row] < 0 || ids[row] >= numClasses)
+      return Status::error("{}: label {} at row {} is outside [0, {})", op,
+                           ids[row], row, numClasses);
+  return Status::ok();
+}
+
+Status kernels::softmaxCrossEntropy(const Tensor &logits, const Tensor &labels,
+                                    Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(checkLabels("softmax_cross_entropy", logits, labels));
+  OPENKS_RETURN_IF_ERROR(
+      checkDType("softmax_cross_entropy", "out", out, logits.dtype()));
+  out.resize(labels.shape());
+  return dispatchFloat("softmax_cross_entropy", logits.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    auto in = rowsOf<T>(logits, logits.dim(1));
+    const int64_t *ids = labels.data<int64_t>();
+    T *loss = out.data<T>();
+    for (Eigen::Index row = 0; row < in.rows(); ++row)
+      loss[row] = logSumExp(in.row(row)) - in(row, ids[row]);
+  });
+}
+
+Status kernels::softmaxCrossEntropyGrad(const Tensor &logits,
+                                        const Tensor &labels,
+                                        const Tensor &dloss, Tensor &dlogits) {
+  const char *op = "softmax_cross_entropy_grad";
+  OPENKS_RETURN_IF_ERROR(checkLabels(op, logits, labels));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "dloss", dloss, logits.dtype()));
+  OPENKS_RETURN_IF_ERROR(checkShape(op, "dloss", dloss, labels.shape()));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "dlogits", dlogits, logits.dtype()));
+  dlogits.resize(logits.shape());
+  return dispatchFloat(op, logits.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    auto in = rowsOf<T>(logits, logits.dim(1));
+    auto grad = rowsOf<T>(dlogits, logits.dim(1));
+    const int64_t *ids = labels.data<int64_t>();
+    const T *upstream = dloss.data<T>();
+    for (Eigen::Index row = 0; row < in.rows(); ++row) {
+      softmaxRow(in.row(row), grad.row(row), upstream[row]);
+      grad(row, ids[row]) -= upstream[row];
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Sigmoid cross-entropy
+//===----------------------------------------------------------------------===//
+
+Status kernels::sigmoidCrossEntropy(const Tensor &logits, const Tensor &labels,
+                                    Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(
+      checkLike("sigmoid_cross_entropy", "labels", labels, logits));
+  return elementwise(
+      "sigmoid_cross_entropy", out,
+      [](auto x, auto z) {
+        using T = typename decltype(x)::Scalar;
+        return x.max(T(0)) - x * z + (-x.abs()).exp().log1p();
+      },
+      logits, labels);
+}
+
+Status kernels::sigmoidCrossEntropyGrad(const Tensor &logits,
+                                        const Tensor &labels,
+                                        const Tensor &dloss, Tensor &dlogits) {
+  const char *op = "sigmoid_cross_entropy_grad";
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "labels", labels, logits));
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "dloss", dloss, logits));
+  return elementwise(
+      op, dlogits,
+      [](auto x, auto z, auto dl) { return dl * (x.logistic() - z); }, logits,
+      labels, dloss);
+}
+
+//===----------------------------------------------------------------------===//
+// Mean
+//===----------------------------------------------------------------------===//
+
+Status kernels::mean(const Tensor &x, Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(checkDType("mean", "out", out, x.dtype()));
+  if (x.numel() == 0)
+    return Status::error("mean: x ({}) has no elements", x.shape().str());
+  out.resize(Shape{});
+  return dispatchFloat("mean", x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    *out.data<T>() = flat<T>(x).mean();
+  });
+}
+
+Status kernels::meanGrad(const Tensor &x, const Tensor &dout, Tensor &dx) {
+  OPENKS_RETURN_IF_ERROR(checkDType("mean_grad", "dout", dout, x.dtype()));
+  OPENKS_RETURN_IF_ERROR(checkShape("mean_grad", "dout", dout, Shape{}));
+  OPENKS_RETURN_IF_ERROR(checkDType("mean_grad", "dx", dx, x.dtype()));
+  dx.resize(x.shape());
+  return dispatchFloat("mean_grad", x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    flat<T>(dx).setConstant(*dout.data<T>() / static_cast<T>(x.numel()));
+  });
+}

@@ -1,0 +1,116 @@
+//===- ScheduleKernels.cpp - Learning-rate schedules and clipping ---------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The small kernels `openks-append-optimizer` adds around the updates: the
+// step counter, the learning-rate schedules and global-norm clipping.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Kernels.h"
+
+#include <cmath>
+
+using namespace openks::runtime;
+
+/// Returns the value of a rank-0 tensor of any dtype as a double.
+static double scalarOf(const Tensor &tensor) {
+  switch (tensor.dtype()) {
+  case DType::F32:
+    return *tensor.data<float>();
+  case DType::F64:
+    return *tensor.data<double>();
+  case DType::I64:
+    return static_cast<double>(*tensor.data<int64_t>());
+  }
+  return 0;
+}
+
+/// Stores `value` into a rank-0 float tensor.
+static Status setScalar(Tensor &tensor, double value) {
+  tensor.resize(Shape{});
+  switch (tensor.dtype()) {
+  case DType::F32:
+    *tensor.data<float>() = static_cast<float>(value);
+    return Status::ok();
+  case DType::F64:
+    *tensor.data<double>() = value;
+    return Status::ok();
+  case DType::I64:
+    break;
+  }
+  return Status::error("a learning rate must be a float, got {}",
+                       tensor.typeString());
+}
+
+Status kernels::increment(const Tensor &x, Tensor &out) {
+  out.resize(Shape{});
+  if (x.dtype() == DType::I64) {
+    *out.data<int64_t>() = *x.data<int64_t>() + 1;
+    return Status::ok();
+  }
+  return setScalar(out, scalarOf(x) + 1);
+}
+
+Status kernels::exponentialDecay(const Tensor &step, double learningRate,
+                                 double decayRate, int64_t decaySteps,
+                                 bool staircase, Tensor &lr) {
+  double exponent = scalarOf(step) / static_cast<double>(decaySteps);
+  if (staircase)
+    exponent = std::floor(exponent);
+  return setScalar(lr, learningRate * std::pow(decayRate, exponent));
+}
+
+Status kernels::piecewiseDecay(const Tensor &step,
+                               const std::vector<int64_t> &boundaries,
+                               const std::vector<double> &values, Tensor &lr) {
+  double now = scalarOf(step);
+  size_t index = 0;
+  while (index < boundaries.size() &&
+         static_cast<double>(boundaries[index]) <= now)
+    ++index;
+  return setScalar(lr, values[index]);
+}
+
+/// Adds the squares of a float tensor's elements to `sum`.
+template <typename T>
+static void addSquares(const Tensor &tensor, double &sum) {
+  const T *data = tensor.data<T>();
+  for (int64_t i = 0, e = tensor.numel(); i < e; ++i)
+    sum += static_cast<double>(data[i]) * data[i];
+}
+
+/// out = factor * in, element-wise.
+template <typename T>
+static void scaleInto(const Tensor &in, double factor, Tensor &out) {
+  out.resize(in.shape());
+  const T *source = in.data<T>();
+  T *target = out.data<T>();
+  for (int64_t i = 0, e = in.numel(); i < e; ++i)
+    target[i] = static_cast<T>(source[i] * factor);
+}
+
+Status kernels::clipByGlobalNorm(const std::vector<const Tensor *> &grads,
+                                 double maxNorm,
+                                 const std::vector<Tensor *> &clipped) {
+  double sumOfSquares = 0;
+  for (const Tensor *grad : grads) {
+    if (grad->dtype() == DType::F32)
+      addSquares<float>(*grad, sumOfSquares);
+    else if (grad->dtype() == DType::F64)
+      addSquares<double>(*grad, sumOfSquares);
+    else
+      return Status::error("cannot clip a gradient of {}", grad->typeString());
+  }
+  double norm = std::sqrt(sumOfSquares);
+  double factor = maxNorm / std::max(norm, maxNorm);
+  for (size_t i = 0; i < grads.size(); ++i) {
+    if (grads[i]->dtype() == DType::F32)
+      scaleInto<float>(*grads[i], factor, *clipped[i]);
+    else
+      scaleInto<double>(*grads[i], factor, *clipped[i]);
+  }
+  return Status::ok();
+}

@@ -1,0 +1,138 @@
+//===- Tensor.cpp - Dense runtime tensors ---------------------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <fmt/format.h>
+#include <algorithm>
+
+using namespace openks::runtime;
+
+size_t openks::runtime::dtypeSize(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return 4;
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  }
+  return 0;
+}
+
+const char *openks::runtime::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::I64:
+    return "i64";
+  }
+  return "?";
+}
+
+//===----------------------------------------------------------------------===//
+// Shape
+//===----------------------------------------------------------------------===//
+
+Shape::Shape(std::initializer_list<int64_t> dims) {
+  for (int64_t size : dims)
+    push_back(size);
+}
+
+Shape::Shape(const int64_t *dims, int rank) {
+  for (int i = 0; i < rank; ++i)
+    push_back(dims[i]);
+}
+
+int64_t Shape::numel() const {
+  int64_t product = 1;
+  for (int64_t size : *this)
+    product *= size;
+  return product;
+}
+
+int64_t Shape::rowWidth() const {
+  int64_t product = 1;
+  for (int i = 1; i < rank_; ++i)
+    product *= dims_[i];
+  return product;
+}
+
+void Shape::push_back(int64_t size) {
+  assert(rank_ < kMaxRank && "rank exceeds Shape::kMaxRank");
+  dims_[rank_++] = size;
+}
+
+bool Shape::operator==(const Shape &other) const {
+  if (rank_ != other.rank_)
+    return false;
+  for (int i = 0; i < rank_; ++i)
+    if (dims_[i] != other.dims_[i])
+      return false;
+  return true;
+}
+
+std::string Shape::str() const {
+  return fmt::format("[{}]", fmt::join(begin(), end(), ", "));
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor
+//===----------------------------------------------------------------------===//
+
+/// Buffers are aligned for the widest vector loads Eigen issues.
+static constexpr size_t kAlignment = 64;
+
+void Tensor::AlignedFree::operator()(std::byte *pointer) const {
+  std::free(pointer);
+}
+
+Tensor::Tensor(DType dtype, const Shape &shape) : dtype_(dtype) {
+  reserve(shape.numel());
+  shape_ = shape;
+  setZero();
+}
+
+void Tensor::reserve(int64_t numel) {
+  if (numel <= capacity_ && buffer_)
+    return;
+  size_t bytes = static_cast<size_t>(std::max<int64_t>(numel, 1)) *
+                 dtypeSize(dtype_);
+  bytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  void *pointer = std::aligned_alloc(kAlignment, bytes);
+  if (!pointer) {
+    fmt::print(stderr, "openks: out of memory allocating {} bytes\n", bytes);
+    std::abort();
+  }
+  buffer_.reset(static_cast<std::byte *>(pointer));
+  capacity_ = numel;
+}
+
+void Tensor::resize(const Shape &shape) {
+  reserve(shape.numel());
+  shape_ = shape;
+}
+
+void Tensor::setZero() {
+  std::memset(buffer_.get(), 0, numel() * dtypeSize(dtype_));
+}
+
+void Tensor::copyFrom(const Tensor &other) {
+  assert(other.dtype_ == dtype_ && "copy between element types");
+  resize(other.shape_);
+  std::memcpy(buffer_.get(), other.buffer_.get(),
+              numel() * dtypeSize(dtype_));
+}
+
+std::string Tensor::typeString() const {
+  std::string dims;
+  for (int64_t size : shape_)
+    dims += fmt::format("{}x", size);
+  return fmt::format("tensor<{}{}>", dims, dtypeName(dtype_));
+}

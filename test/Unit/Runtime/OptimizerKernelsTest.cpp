@@ -1,0 +1,204 @@
+//===- OptimizerKernelsTest.cpp - Tests of the optimizer kernels ----------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs each optimizer for a few steps on random gradients, in f32 and f64,
+// next to the per-element formulas written out in doubles, and compares the
+// parameter and the optimizer state after every step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Kernels.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace openks::runtime;
+
+namespace {
+
+/// Elements of a tensor or of a reference state, as doubles.
+using Values = std::vector<double>;
+
+/// Runs each test for one float element type T.
+template <typename T> class OptimizerKernelsTest : public ::testing::Test {
+protected:
+  /// The shape of the parameters under test.
+  const Shape shape{4, 3};
+
+  /// Returns a tensor of `shape` with elements uniform in [-1, 1).
+  Tensor random() {
+    Tensor tensor(dtypeOf<T>(), shape);
+    std::uniform_real_distribution<double> uniform(-1, 1);
+    for (int64_t i = 0; i < tensor.numel(); ++i)
+      tensor.data<T>()[i] = static_cast<T>(uniform(rng));
+    return tensor;
+  }
+
+  /// Returns a rank-0 tensor of type T holding `value`.
+  static Tensor scalar(double value) {
+    Tensor tensor(dtypeOf<T>(), Shape{});
+    *tensor.data<T>() = static_cast<T>(value);
+    return tensor;
+  }
+
+  /// Returns the elements of `tensor` as doubles.
+  static Values valuesOf(const Tensor &tensor) {
+    const T *data = tensor.data<T>();
+    return Values(data, data + tensor.numel());
+  }
+
+  /// Expects the elements of `actual` to be close to `expected`.
+  static void expectNear(const Tensor &actual, const Values &expected,
+                         const char *what) {
+    double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+    Values values = valuesOf(actual);
+    ASSERT_EQ(values.size(), expected.size()) << what;
+    for (size_t i = 0; i < values.size(); ++i)
+      EXPECT_NEAR(values[i], expected[i],
+                  tolerance * std::max(1.0, std::abs(expected[i])))
+          << what << ", element " << i;
+  }
+
+  std::mt19937 rng{11};
+};
+
+/// Names the typed tests after the element type.
+struct ElementTypeNames {
+  template <typename T> static std::string GetName(int) {
+    return dtypeName(dtypeOf<T>());
+  }
+};
+
+using FloatTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(OptimizerKernelsTest, FloatTypes, ElementTypeNames);
+
+constexpr int kSteps = 4;
+
+TYPED_TEST(OptimizerKernelsTest, SgdMatchesFormula) {
+  Tensor param = this->random();
+  Tensor lr = this->scalar(0.1);
+  Values p = this->valuesOf(param);
+  for (int step = 0; step < kSteps; ++step) {
+    Tensor grad = this->random();
+    Values g = this->valuesOf(grad);
+    ASSERT_TRUE(kernels::sgd(param, grad, lr).isOk());
+    for (size_t i = 0; i < p.size(); ++i)
+      p[i] -= 0.1 * g[i];
+    this->expectNear(param, p, "param");
+  }
+}
+
+TYPED_TEST(OptimizerKernelsTest, MomentumMatchesFormula) {
+  const double mu = 0.9;
+  for (bool nesterov : {false, true}) {
+    SCOPED_TRACE(nesterov ? "nesterov" : "plain");
+    Tensor param = this->random();
+    Tensor velocity = this->random();
+    Tensor lr = this->scalar(0.05);
+    Values p = this->valuesOf(param), v = this->valuesOf(velocity);
+    for (int step = 0; step < kSteps; ++step) {
+      Tensor grad = this->random();
+      Values g = this->valuesOf(grad);
+      ASSERT_TRUE(
+          kernels::momentum(param, velocity, grad, lr, mu, nesterov).isOk());
+      for (size_t i = 0; i < p.size(); ++i) {
+        v[i] = mu * v[i] + g[i];
+        p[i] -= 0.05 * (nesterov ? g[i] + mu * v[i] : v[i]);
+      }
+      this->expectNear(velocity, v, "velocity");
+      this->expectNear(param, p, "param");
+    }
+  }
+}
+
+TYPED_TEST(OptimizerKernelsTest, AdamMatchesPaddleFormula) {
+  const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8, rate = 0.01;
+  Tensor param = this->random();
+  Tensor moment1(dtypeOf<TypeParam>(), this->shape);
+  Tensor moment2(dtypeOf<TypeParam>(), this->shape);
+  // Paddle starts the beta powers at beta1 and beta2.
+  Tensor beta1Pow = this->scalar(beta1), beta2Pow = this->scalar(beta2);
+  Tensor lr = this->scalar(rate);
+  Values p = this->valuesOf(param), m1(p.size(), 0.0), m2(p.size(), 0.0);
+  double b1p = beta1, b2p = beta2;
+  for (int step = 0; step < kSteps; ++step) {
+    Tensor grad = this->random();
+    Values g = this->valuesOf(grad);
+    ASSERT_TRUE(kernels::adam(param, moment1, moment2, beta1Pow, beta2Pow, grad,
+                              lr, beta1, beta2, epsilon)
+                    .isOk());
+    double stepSize = rate * std::sqrt(1 - b2p) / (1 - b1p);
+    for (size_t i = 0; i < p.size(); ++i) {
+      m1[i] = beta1 * m1[i] + (1 - beta1) * g[i];
+      m2[i] = beta2 * m2[i] + (1 - beta2) * g[i] * g[i];
+      p[i] -= stepSize * m1[i] / (std::sqrt(m2[i]) + epsilon);
+    }
+    b1p *= beta1;
+    b2p *= beta2;
+    this->expectNear(moment1, m1, "moment1");
+    this->expectNear(moment2, m2, "moment2");
+    this->expectNear(param, p, "param");
+    this->expectNear(beta1Pow, {b1p}, "beta1_pow");
+    this->expectNear(beta2Pow, {b2p}, "beta2_pow");
+  }
+  EXPECT_NEAR(this->valuesOf(beta1Pow)[0], std::pow(beta1, kSteps + 1), 1e-6);
+}
+
+TYPED_TEST(OptimizerKernelsTest, AdagradMatchesFormula) {
+  const double epsilon = 1e-6, rate = 0.1;
+  Tensor param = this->random();
+  Tensor moment(dtypeOf<TypeParam>(), this->shape);
+  Tensor lr = this->scalar(rate);
+  Values p = this->valuesOf(param), m(p.size(), 0.0);
+  for (int step = 0; step < kSteps; ++step) {
+    Tensor grad = this->random();
+    Values g = this->valuesOf(grad);
+    ASSERT_TRUE(kernels::adagrad(param, moment, grad, lr, epsilon).isOk());
+    for (size_t i = 0; i < p.size(); ++i) {
+      m[i] += g[i] * g[i];
+      p[i] -= rate * g[i] / (std::sqrt(m[i]) + epsilon);
+    }
+    this->expectNear(moment, m, "moment");
+    this->expectNear(param, p, "param");
+  }
+}
+
+TYPED_TEST(OptimizerKernelsTest, BadOperandsAreErrorsAndLeaveTheParameter) {
+  Tensor param = this->random();
+  Values before = this->valuesOf(param);
+  Tensor transposed(dtypeOf<TypeParam>(), {3, 4});
+  EXPECT_EQ(kernels::sgd(param, transposed, this->scalar(0.1)).message(),
+            "sgd: grad has shape [3, 4], expected [4, 3]");
+  Tensor twoRates(dtypeOf<TypeParam>(), {2});
+  EXPECT_EQ(kernels::sgd(param, this->random(), twoRates).message(),
+            "sgd: lr must hold one element, but has shape [2]");
+  Tensor moment(dtypeOf<TypeParam>(), this->shape);
+  Tensor intPow(DType::I64, Shape{});
+  Tensor beta2Pow = this->scalar(0.999);
+  EXPECT_EQ(kernels::adam(param, moment, moment, intPow, beta2Pow,
+                          this->random(), this->scalar(0.1), 0.9, 0.999, 1e-8)
+                .message(),
+            "adam: expected an f32 or f64 tensor, got i64");
+  this->expectNear(param, before, "param");
+}
+
+TEST(OptimizerKernelsMixedTest, LearningRateMayHaveTheOtherFloatType) {
+  Tensor param(DType::F32, {2});
+  Tensor grad(DType::F32, {2});
+  grad.data<float>()[0] = 1;
+  grad.data<float>()[1] = -2;
+  Tensor lr(DType::F64, Shape{});
+  *lr.data<double>() = 0.5;
+  ASSERT_TRUE(kernels::sgd(param, grad, lr).isOk());
+  EXPECT_EQ(param.data<float>()[0], -0.5f);
+  EXPECT_EQ(param.data<float>()[1], 1.0f);
+}
+
+} // namespace

@@ -1,0 +1,59 @@
+//===- TensorTest.cpp - Tests of runtime tensors --------------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Tensor.h"
+
+#include "gtest/gtest.h"
+#include <cstdint>
+
+using namespace openks::runtime;
+
+namespace {
+
+TEST(TensorTest, ShapesCountElements) {
+  EXPECT_EQ(Shape{}.numel(), 1);
+  EXPECT_EQ((Shape{3, 4, 5}).numel(), 60);
+  EXPECT_EQ((Shape{3, 4, 5}).rowWidth(), 20);
+  EXPECT_EQ((Shape{7}).rowWidth(), 1);
+  EXPECT_EQ((Shape{2, 3}).str(), "[2, 3]");
+  EXPECT_EQ((Shape{2, 3}), (Shape{2, 3}));
+  EXPECT_NE((Shape{2, 3}), (Shape{3, 2}));
+}
+
+TEST(TensorTest, StartsZeroedAndAligned) {
+  Tensor tensor(DType::F64, Shape{3, 5});
+  EXPECT_EQ(tensor.numel(), 15);
+  EXPECT_EQ(tensor.typeString(), "tensor<3x5xf64>");
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(tensor.rawData()) % 64, 0u);
+  for (int64_t i = 0; i < tensor.numel(); ++i)
+    EXPECT_EQ(tensor.data<double>()[i], 0.0);
+}
+
+TEST(TensorTest, ResizingWithinCapacityKeepsTheBuffer) {
+  Tensor tensor(DType::F32, Shape{0});
+  tensor.reserve(64 * 10);
+  void *buffer = tensor.rawData();
+  for (int64_t rows : {64, 17, 1, 64}) {
+    tensor.resize(Shape{rows, 10});
+    EXPECT_EQ(tensor.rawData(), buffer) << rows << " rows";
+    EXPECT_EQ(tensor.numel(), rows * 10);
+  }
+  tensor.resize(Shape{65, 10});
+  EXPECT_GE(tensor.capacity(), 650);
+}
+
+TEST(TensorTest, CopiesShapeAndContents) {
+  Tensor source(DType::I64, Shape{2, 2});
+  for (int64_t i = 0; i < 4; ++i)
+    source.data<int64_t>()[i] = i * i;
+  Tensor target(DType::I64, Shape{1});
+  target.copyFrom(source);
+  EXPECT_EQ(target.shape(), source.shape());
+  for (int64_t i = 0; i < 4; ++i)
+    EXPECT_EQ(target.data<int64_t>()[i], i * i);
+}
+
+} // namespace

@@ -1,0 +1,239 @@
+//===- openks-run.cpp - Train a program in one process --------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// openks-run PROGRAM.mlir --steps N --batch-size B --data SPEC [--seed S]
+//
+// Loads a training program whose step already holds its backward and
+// optimizer ops, runs its initializers, then N steps on mini-batches from
+// SPEC (see DataSource.h). Progress (step, loss, samples/s) goes to stdout:
+// one refreshing line on a terminal, periodic plain lines otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/InitAllDialects.h"
+#include "openks/Runtime/DataSource.h"
+#include "openks/Runtime/Loader/PlanBuilder.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+#include <fmt/os.h>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::runtime;
+
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<program.mlir>"),
+                                          cl::Required);
+static cl::opt<int64_t> numSteps("steps", cl::desc("Number of steps to run"),
+                                 cl::Required);
+static cl::opt<int64_t> batchSize("batch-size",
+                                  cl::desc("Rows per mini-batch"),
+                                  cl::Required);
+static cl::opt<std::string>
+    dataSpec("data",
+             cl::desc("Data source: csv:PATH, libsvm:PATH or "
+                      "synthetic:key=value,..."),
+             cl::Required);
+static cl::opt<uint64_t>
+    runSeed("seed",
+            cl::desc("Mixed into every initializer seed (0 keeps the "
+                     "program's own seeds)"),
+            cl::init(0));
+static cl::opt<std::string>
+    stepName("step", cl::desc("The train.step to run (needed when the "
+                              "input has several)"));
+static cl::opt<std::string>
+    metricsOut("metrics-out",
+               cl::desc("Write per-step metrics as CSV to this file"));
+static cl::opt<int64_t>
+    logEvery("log-every",
+             cl::desc("Steps between progress lines when stdout is not a "
+                      "terminal (default: a tenth of the steps)"),
+             cl::init(0));
+
+/// Prints `message` as an error and returns the failing exit code.
+static int fail(const std::string &message) {
+  fmt::print(stderr, "openks-run: error: {}\n", message);
+  return 1;
+}
+
+/// Finds the step to run: the one named --step, or the only one.
+static FailureOr<train::StepOp> findStep(ModuleOp module) {
+  SmallVector<train::StepOp> steps;
+  module.walk([&](train::StepOp step) { steps.push_back(step); });
+  std::vector<std::string> names;
+  for (train::StepOp step : steps) {
+    if (!stepName.empty() && step.getSymName() == stepName)
+      return step;
+    names.push_back("@" + step.getSymName().str());
+  }
+  if (stepName.empty() && steps.size() == 1)
+    return steps.front();
+  if (steps.empty())
+    fail(fmt::format("{} holds no train.step", inputFilename.getValue()));
+  else if (stepName.empty())
+    fail(fmt::format("{} holds several steps ({}); choose one with --step",
+                     inputFilename.getValue(), fmt::join(names, ", ")));
+  else
+    fail(fmt::format("{} has no step @{} (it has {})",
+                     inputFilename.getValue(), stepName.getValue(),
+                     fmt::join(names, ", ")));
+  return failure();
+}
+
+/// Returns the value of a rank-0 float tensor.
+static double scalarValue(const Tensor &tensor) {
+  return tensor.dtype() == DType::F32 ? *tensor.data<float>()
+                                      : *tensor.data<double>();
+}
+
+static bool isScalarFloat(const Tensor &tensor) {
+  return tensor.rank() == 0 && tensor.dtype() != DType::I64;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "openks-run: train a program in one process\n\n"
+      "Runs the initializers and --steps steps of a train.step that already\n"
+      "holds its backward and optimizer ops.\n");
+  if (numSteps < 1)
+    return fail(fmt::format("--steps must be at least 1, got {}",
+                            numSteps.getValue()));
+  if (batchSize < 1)
+    return fail(fmt::format("--batch-size must be at least 1, got {}",
+                            batchSize.getValue()));
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFilename, sourceMgr, &context);
+  if (!module)
+    return fail(fmt::format("cannot load {}", inputFilename.getValue()));
+  FailureOr<train::StepOp> step = findStep(*module);
+  if (failed(step))
+    return 1;
+
+  ArrayRef<Type> results = step->getResultTypes();
+  auto lossType =
+      results.empty() ? nullptr : dyn_cast<RankedTensorType>(results.front());
+  if (!lossType || lossType.getRank() != 0 ||
+      !isa<FloatType>(lossType.getElementType()))
+    return fail(fmt::format("step @{} must fetch its loss (a rank-0 float "
+                            "tensor) as its first result",
+                            step->getSymName().str()));
+
+  PlanOptions options;
+  options.maxBatch = batchSize;
+  options.runSeed = runSeed;
+  FailureOr<Plan> built = buildPlan(*step, options);
+  if (failed(built))
+    return fail("cannot build an execution plan for @" +
+                step->getSymName().str());
+  Plan &plan = *built;
+
+  std::unique_ptr<DataSource> source;
+  Status status = openDataSource(dataSpec, plan.inputSpecs(), Shard{}, source);
+  if (!status.isOk())
+    return fail(status.message());
+
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> metrics(nullptr, fclose);
+  if (!metricsOut.empty()) {
+    metrics.reset(std::fopen(metricsOut.c_str(), "w"));
+    if (!metrics)
+      return fail(fmt::format("cannot write {}: {}", metricsOut.getValue(),
+                              std::strerror(errno)));
+    fmt::print(metrics.get(), "step,loss,samples_per_sec");
+    for (size_t i = 1; i < plan.outputNames().size(); ++i)
+      fmt::print(metrics.get(), ",{}", plan.outputNames()[i]);
+    fmt::print(metrics.get(), "\n");
+  }
+
+  status = plan.initializeParameters();
+  if (!status.isOk())
+    return fail(status.message());
+
+  bool terminal = isatty(fileno(stdout));
+  int64_t every = logEvery > 0 ? logEvery.getValue()
+                               : std::max<int64_t>(1, numSteps / 10);
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start = Clock::now(), windowStart = start;
+  int64_t windowRows = 0, totalRows = 0;
+  double loss = 0;
+  for (int64_t stepIndex = 1; stepIndex <= numSteps; ++stepIndex) {
+    Clock::time_point stepStart = Clock::now();
+    status = source->next(batchSize, plan.inputs());
+    if (status.isOk())
+      status = plan.run();
+    if (!status.isOk())
+      return fail(fmt::format("step {}: {}", stepIndex, status.message()));
+    Clock::time_point stepEnd = Clock::now();
+
+    int64_t rows = plan.inputs().empty() ? batchSize.getValue()
+                                         : plan.inputs().front()->dim(0);
+    windowRows += rows;
+    totalRows += rows;
+    loss = scalarValue(*plan.outputs().front());
+    if (!std::isfinite(loss))
+      return fail(fmt::format("step {}: the loss is {}; lower the learning "
+                              "rate or check the data",
+                              stepIndex, loss));
+    double stepSeconds =
+        std::chrono::duration<double>(stepEnd - stepStart).count();
+    if (metrics) {
+      fmt::print(metrics.get(), "{},{:.6g},{:.1f}", stepIndex, loss,
+                 rows / std::max(stepSeconds, 1e-9));
+      for (size_t i = 1; i < plan.outputs().size(); ++i) {
+        const Tensor &output = *plan.outputs()[i];
+        if (isScalarFloat(output))
+          fmt::print(metrics.get(), ",{:.6g}", scalarValue(output));
+        else
+          fmt::print(metrics.get(), ",");
+      }
+      fmt::print(metrics.get(), "\n");
+    }
+
+    bool last = stepIndex == numSteps;
+    if (terminal || last || stepIndex % every == 0) {
+      double windowSeconds =
+          std::chrono::duration<double>(stepEnd - windowStart).count();
+      std::string line = fmt::format(
+          "step {}/{}  loss {:.6f}  {:.0f} samples/s", stepIndex,
+          numSteps.getValue(), loss,
+          windowRows / std::max(windowSeconds, 1e-9));
+      if (terminal)
+        fmt::print("\r{}\x1b[K{}", line, last ? "\n" : "");
+      else
+        fmt::print("{}\n", line);
+      std::fflush(stdout);
+      windowStart = stepEnd;
+      windowRows = 0;
+    }
+  }
+  double seconds =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  fmt::print("trained {} steps ({} samples, {} epochs) in {:.2f} s: final "
+             "loss {:.6f}\n",
+             numSteps.getValue(), totalRows, source->epoch(), seconds, loss);
+  return 0;
+}

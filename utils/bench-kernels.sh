@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+#===- bench-kernels.sh - Kernel speed as ratios to direct baselines ------===#
+#
+# Builds and runs utils/bench/KernelsBench.cpp, then prints, per shape, the
+# median speed of our kernel divided by the median speed of its baseline
+# measured in the same run: matmul vs a direct Eigen GEMM, SGD vs a plain
+# loop. A ratio of 1.0 means no overhead. Extra arguments go to the
+# benchmark binary (e.g. --benchmark_filter=Matmul).
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${OPENKS_BUILD_DIR:-$root/build}
+
+"$root/utils/build.sh" openks-bench-kernels >/dev/null
+
+json=$(mktemp)
+trap 'rm -f "$json"' EXIT
+"$build_dir/utils/bench/openks-bench-kernels" \
+  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_format=json --benchmark_out="$json" --benchmark_out_format=json \
+  "$@" >/dev/null
+
+python3 - "$json" <<'PY'
+import json, sys
+
+runs = json.load(open(sys.argv[1]))["benchmarks"]
+median = {}
+for run in runs:
+    if run.get("aggregate_name") == "median":
+        name, _, args = run["run_name"].partition("/")
+        median[(name, args)] = run
+
+def ratio_table(title, ours, baseline, counter, unit):
+    print(f"{title}")
+    print(f"| shape | ours ({unit}) | baseline ({unit}) | ratio |")
+    print("|---|---|---|---|")
+    for (name, args), run in sorted(median.items()):
+        if name != ours or (baseline, args) not in median:
+            continue
+        mine = run[counter]
+        base = median[(baseline, args)][counter]
+        print(f"| {args.replace('/', ' x ')} | {mine:.3g} | {base:.3g} | {mine / base:.2f} |")
+    print()
+
+ratio_table("matmul: kernels::matmul vs direct Eigen GEMM (GFLOP/s)",
+            "BM_Matmul", "BM_EigenGemm", "GFLOPS", "GFLOP/s")
+ratio_table("sgd: kernels::sgd vs plain loop (updates/s)",
+            "BM_Sgd", "BM_SgdLoop", "updates/s", "updates/s")
+PY
