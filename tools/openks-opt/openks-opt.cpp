@@ -4,12 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// An mlir-opt style driver that knows the `train` and `ps` dialects and the
-// generic MLIR transformations (canonicalize, cse, ...).
+// An mlir-opt style driver that knows the `train` and `ps` dialects, the
+// OpenKS passes and pipelines, and the generic MLIR transformations
+// (canonicalize, cse, ...).
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/InitAllDialects.h"
+#include "openks/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -17,6 +19,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  openks::registerAllPasses();
   mlir::DialectRegistry registry;
   openks::registerAllDialects(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(

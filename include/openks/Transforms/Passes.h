@@ -1,0 +1,33 @@
+//===- Passes.h - OpenKS minimize and transpile passes ----------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_TRANSFORMS_PASSES_H
+#define OPENKS_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+#include <cstdint>
+
+namespace openks {
+
+/// The update rules openks-append-optimizer can append.
+enum class OptimizerKind { SGD, Momentum, Adam, Adagrad };
+
+/// The learning-rate schedules openks-append-optimizer can append.
+enum class LRSchedule { Constant, Exponential, Piecewise };
+
+#define GEN_PASS_DECL
+#include "openks/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "openks/Transforms/Passes.h.inc"
+
+/// Registers every OpenKS pass and pipeline (openks-minimize, ...).
+void registerAllPasses();
+
+} // namespace openks
+
+#endif // OPENKS_TRANSFORMS_PASSES_H

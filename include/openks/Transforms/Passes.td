@@ -1,0 +1,104 @@
+//===- Passes.td - OpenKS minimize and transpile passes ----*- tablegen -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_TRANSFORMS_PASSES_TD
+#define OPENKS_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// minimize
+//===----------------------------------------------------------------------===//
+
+def AppendBackwardPass : Pass<"openks-append-backward", "::mlir::ModuleOp"> {
+  let summary = "Appends the backward pass of each step's loss.";
+  let description = [{
+    Reverse-mode autodiff over the `train` dialect, like Paddle's
+    `append_backward`. For every `train.step` whose first result is a rank-0
+    float loss, it seeds `d loss / d loss = 1` with `train.fill`, then walks
+    the step backwards and asks each op on the path from a trainable
+    parameter to the loss for its gradient through `GradientOpInterface`.
+    Gradients of values used more than once are summed with `train.add`.
+    Frozen parameters and values behind `train.stop_gradient` get none.
+
+    The step ends with one `train.param_grad` per trainable parameter the
+    loss depends on, in parameter-name order; `openks-append-optimizer`
+    consumes them. Forward ops are tagged `train.role = #train.role<forward>`
+    and the new ops `#train.role<backward>`.
+
+    Fails with a located error when an op on that path has no gradient
+    rule, when the loss is missing or depends on no trainable parameter, or
+    when the step already has a backward pass.
+  }];
+  let dependentDialects = ["::openks::train::TrainDialect"];
+}
+
+def AppendOptimizerPass : Pass<"openks-append-optimizer", "::mlir::ModuleOp"> {
+  let summary = "Turns each parameter gradient into an optimizer update.";
+  let description = [{
+    Replaces the `train.param_grad` ops of every step with the optimizer's
+    update ops, one per parameter in parameter-name order (as Paddle sorts
+    its parameter/gradient pairs). Creates what the optimizer needs as frozen
+    parameters: the learning rate `@learning_rate` (or, with a schedule, the
+    step counter `@"@LR_DECAY_COUNTER@"` and the ops computing the rate from
+    it), and per parameter its state: `<param>.velocity` (momentum),
+    `<param>.moment1`, `<param>.moment2`, `<param>.beta1_pow`,
+    `<param>.beta2_pow` (adam) or `<param>.moment` (adagrad).
+
+    Optional L2 weight decay adds `weight-decay * param` to each gradient;
+    optional global-norm clipping scales all gradients first. Ops are tagged
+    with their role: `optimize`, `lr_schedule`, and `backward` for clipping,
+    which in parameter-server mode runs on the trainers as in Paddle.
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "::openks::OptimizerKind",
+           "::openks::OptimizerKind::SGD", "The update rule",
+           [{::llvm::cl::values(
+             clEnumValN(::openks::OptimizerKind::SGD, "sgd", "plain SGD"),
+             clEnumValN(::openks::OptimizerKind::Momentum, "momentum",
+                        "SGD with momentum"),
+             clEnumValN(::openks::OptimizerKind::Adam, "adam", "Adam"),
+             clEnumValN(::openks::OptimizerKind::Adagrad, "adagrad",
+                        "Adagrad"))}]>,
+    Option<"learningRate", "lr", "double", "0.01",
+           "Learning rate (the initial one with a schedule)">,
+    Option<"momentum", "momentum", "double", "0.9",
+           "Momentum coefficient mu (momentum)">,
+    Option<"nesterov", "nesterov", "bool", "false",
+           "Use Nesterov momentum (momentum)">,
+    Option<"beta1", "beta1", "double", "0.9", "First-moment decay (adam)">,
+    Option<"beta2", "beta2", "double", "0.999", "Second-moment decay (adam)">,
+    Option<"epsilon", "epsilon", "double", "0",
+           "Denominator guard (adam, adagrad); 0 picks the optimizer's "
+           "default, 1e-8 for adam and 1e-6 for adagrad">,
+    Option<"weightDecay", "weight-decay", "double", "0",
+           "L2 regularisation coefficient (0: none)">,
+    Option<"clipGlobalNorm", "clip-global-norm", "double", "0",
+           "Clip all gradients to this global L2 norm (0: no clipping)">,
+    Option<"lrSchedule", "lr-schedule", "::openks::LRSchedule",
+           "::openks::LRSchedule::Constant", "Learning-rate schedule",
+           [{::llvm::cl::values(
+             clEnumValN(::openks::LRSchedule::Constant, "constant",
+                        "a fixed rate"),
+             clEnumValN(::openks::LRSchedule::Exponential, "exponential",
+                        "lr * decay-rate ^ (step / decay-steps)"),
+             clEnumValN(::openks::LRSchedule::Piecewise, "piecewise",
+                        "values[i] after boundaries[i - 1]"))}]>,
+    Option<"decayRate", "decay-rate", "double", "0.5",
+           "Decay factor (exponential)">,
+    Option<"decaySteps", "decay-steps", "int64_t", "1000",
+           "Steps per decay (exponential)">,
+    Option<"staircase", "staircase", "bool", "false",
+           "Decay in whole steps of decay-steps (exponential)">,
+    ListOption<"boundaries", "boundaries", "int64_t",
+               "Steps at which the rate changes (piecewise)">,
+    ListOption<"values", "values", "double",
+               "Rates before, between and after the boundaries (piecewise)">
+  ];
+  let dependentDialects = ["::openks::train::TrainDialect"];
+}
+
+#endif // OPENKS_TRANSFORMS_PASSES_TD

@@ -1,0 +1,186 @@
+//===- AppendBackward.cpp - Reverse-mode autodiff of train steps ----------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Transforms/Passes.h"
+
+#include "dialects/Train/IR/TrainOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <map>
+
+namespace openks {
+#define GEN_PASS_DEF_APPENDBACKWARDPASS
+#include "openks/Transforms/Passes.h.inc"
+} // namespace openks
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::train;
+
+/// Tags `op` with `role`.
+static void setRole(Operation *op, Role role) {
+  op->setAttr(TrainDialect::kRoleAttrName,
+              RoleAttr::get(op->getContext(), role));
+}
+
+/// Returns whether `op` belongs to a backward pass or an optimizer.
+static bool isBackwardOrOptimizer(Operation &op) {
+  if (isa<ParamGradOp, OptimizerOpInterface>(op))
+    return true;
+  auto role = op.getAttrOfType<RoleAttr>(TrainDialect::kRoleAttrName);
+  return role && role.getValue() != Role::Forward;
+}
+
+namespace {
+
+/// Differentiates one step.
+class StepDifferentiator {
+public:
+  StepDifferentiator(StepOp step, SymbolTableCollection &symbols)
+      : step(step), symbols(symbols) {}
+
+  LogicalResult run();
+
+private:
+  /// Marks the values that depend on a trainable parameter.
+  void markDifferentiable();
+  /// Adds `grad` to the gradient of `value`.
+  void accumulate(OpBuilder &builder, Value value, Value grad);
+
+  StepOp step;
+  SymbolTableCollection &symbols;
+  llvm::DenseSet<Value> differentiable;
+  llvm::DenseMap<Value, Value> grads;
+};
+
+} // namespace
+
+void StepDifferentiator::markDifferentiable() {
+  for (Operation &op : step.getBody().front()) {
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      auto param = symbols.lookupNearestSymbolFrom<ParameterOpInterface>(
+          read, read.getParamAttr());
+      if (param && param.isTrainable())
+        differentiable.insert(read.getValue());
+      continue;
+    }
+    if (isa<StopGradientOp>(op))
+      continue;
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return differentiable.contains(v); }))
+      differentiable.insert(op.result_begin(), op.result_end());
+  }
+}
+
+void StepDifferentiator::accumulate(OpBuilder &builder, Value value,
+                                    Value grad) {
+  auto [it, inserted] = grads.try_emplace(value, grad);
+  if (inserted)
+    return;
+  auto sum = AddOp::create(builder, grad.getLoc(), it->second, grad);
+  it->second = sum;
+}
+
+LogicalResult StepDifferentiator::run() {
+  Block &body = step.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getResults().empty())
+    return step.emitOpError("fetches no loss to differentiate: its first "
+                            "result must be a rank-0 float tensor");
+  Value loss = yield.getResults().front();
+  auto lossType = dyn_cast<RankedTensorType>(loss.getType());
+  if (!lossType || lossType.getRank() != 0 ||
+      !isa<FloatType>(lossType.getElementType()))
+    return step.emitOpError("first result ")
+           << loss.getType()
+           << " is not a loss to differentiate (a rank-0 float tensor)";
+  for (Operation &op : body)
+    if (isBackwardOrOptimizer(op))
+      return op.emitOpError("is part of a backward pass or an optimizer: "
+                            "step @")
+             << step.getSymName() << " was already differentiated";
+
+  markDifferentiable();
+  if (!differentiable.contains(loss))
+    return step.emitOpError("loss does not depend on any trainable "
+                            "parameter");
+
+  SmallVector<Operation *> forward;
+  for (Operation &op : body.without_terminator()) {
+    setRole(&op, Role::Forward);
+    forward.push_back(&op);
+  }
+
+  OpBuilder builder(yield);
+  Operation *lastForward = forward.empty() ? nullptr : forward.back();
+  grads[loss] = FillOp::create(builder, loss.getLoc(), lossType,
+                               builder.getF64FloatAttr(1.0));
+
+  // Parameter gradients, keyed by name so they come out sorted.
+  std::map<std::string, SmallVector<Value>> paramGrads;
+  for (Operation *op : llvm::reverse(forward)) {
+    SmallVector<Value> resultGrads;
+    bool anyGrad = false;
+    for (Value result : op->getResults()) {
+      resultGrads.push_back(grads.lookup(result));
+      anyGrad |= static_cast<bool>(resultGrads.back());
+    }
+    if (!anyGrad)
+      continue;
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      paramGrads[read.getParam().str()].push_back(resultGrads.front());
+      continue;
+    }
+    auto rule = dyn_cast<GradientOpInterface>(op);
+    if (!rule)
+      return op->emitOpError("has no gradient rule, but the loss of step @")
+             << step.getSymName()
+             << " depends on its result through trainable parameters";
+    SmallVector<Value> operandGrads;
+    if (failed(rule.emitGradient(builder, resultGrads, operandGrads)))
+      return failure();
+    for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads))
+      if (grad && differentiable.contains(operand))
+        accumulate(builder, operand, grad);
+  }
+
+  for (auto &[name, reads] : paramGrads) {
+    Value grad = reads.front();
+    for (Value other : ArrayRef<Value>(reads).drop_front())
+      grad = AddOp::create(builder, other.getLoc(), grad, other);
+    ParamGradOp::create(builder, yield.getLoc(),
+                        FlatSymbolRefAttr::get(step.getContext(), name), grad);
+  }
+
+  // Everything between the forward ops and the yield is new.
+  Block::iterator first = lastForward ? std::next(lastForward->getIterator())
+                                      : body.begin();
+  for (Operation &op : llvm::make_range(first, yield->getIterator()))
+    setRole(&op, Role::Backward);
+  return success();
+}
+
+namespace {
+
+/// Appends the backward pass of every step.
+struct AppendBackwardPass
+    : public openks::impl::AppendBackwardPassBase<AppendBackwardPass> {
+  void runOnOperation() override {
+    SymbolTableCollection symbols;
+    WalkResult result = getOperation().walk([&](StepOp step) {
+      return failed(StepDifferentiator(step, symbols).run())
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

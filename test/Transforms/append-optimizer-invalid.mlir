@@ -1,0 +1,77 @@
+// Errors of openks-append-optimizer: bad options, nothing to optimize,
+// taken state names and mixed element types.
+// RUN: split-file %s %t
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr=0" 2>&1 | FileCheck %s --check-prefix=LR
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=momentum momentum=-1" 2>&1 | FileCheck %s --check-prefix=MOMENTUM
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=adam beta2=1" 2>&1 | FileCheck %s --check-prefix=BETA
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="epsilon=-1" 2>&1 | FileCheck %s --check-prefix=EPSILON
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="weight-decay=-0.1" 2>&1 | FileCheck %s --check-prefix=DECAY
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="clip-global-norm=-1" 2>&1 | FileCheck %s --check-prefix=CLIP
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=exponential decay-steps=0" 2>&1 | FileCheck %s --check-prefix=EXP
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=piecewise boundaries=10 values=1.0" 2>&1 | FileCheck %s --check-prefix=PIECES
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=piecewise boundaries=10,5 values=1.0,0.5,0.1" 2>&1 | FileCheck %s --check-prefix=ORDER
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=rmsprop" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=cosine" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
+// RUN: openks-opt %t/forward.mlir --openks-append-optimizer -verify-diagnostics -split-input-file
+
+// LR: error: openks-append-optimizer: lr must be positive, got 0.000000e+00
+// MOMENTUM: error: openks-append-optimizer: momentum must be non-negative, got -1.000000e+00
+// BETA: error: openks-append-optimizer: beta1 and beta2 must be in [0, 1), got 9.000000e-01 and 1.000000e+00
+// EPSILON: error: openks-append-optimizer: epsilon must be non-negative, got -1.000000e+00
+// DECAY: error: openks-append-optimizer: weight-decay must be non-negative, got -1.000000e-01
+// CLIP: error: openks-append-optimizer: clip-global-norm must be non-negative, got -1.000000e+00
+// EXP: error: openks-append-optimizer: an exponential schedule needs decay-steps >= 1 and decay-rate > 0
+// PIECES: error: openks-append-optimizer: a piecewise schedule needs one more value than boundaries, got 1 values for 1 boundaries
+// ORDER: error: openks-append-optimizer: piecewise boundaries must increase strictly
+// UNKNOWN: for the --optimizer option: Cannot find option named 'rmsprop'!
+// SCHEDULE: for the --lr-schedule option: Cannot find option named 'cosine'!
+
+//--- grads.mlir
+train.program @p {
+  train.param @w : tensor<4xf32> init #train.constant<0.0>
+  train.step @step(%dw: tensor<4xf32>) {
+    train.param_grad @w, %dw : tensor<4xf32>
+    train.yield
+  }
+}
+
+//--- forward.mlir
+train.program @p {
+  train.param @w : tensor<4xf32> init #train.constant<0.0>
+  // expected-error @+1 {{has no parameter gradients to apply; run openks-append-backward first}}
+  train.step @step() {
+    train.yield
+  }
+}
+
+// -----
+
+// expected-error @+1 {{openks-append-optimizer: no train.step to optimize}}
+module {
+}
+
+// -----
+
+train.program @p {
+  train.param @w : tensor<4xf32> init #train.constant<0.0>
+  train.param @w.velocity : tensor<4xf32> init #train.constant<0.0> frozen
+  train.param @learning_rate : tensor<f32> init #train.constant<0.0> frozen
+  // expected-error @+1 {{needs optimizer state @learning_rate, but the name is taken}}
+  train.step @step(%dw: tensor<4xf32>) {
+    train.param_grad @w, %dw : tensor<4xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.param @a : tensor<4xf32> init #train.constant<0.0>
+  train.param @b : tensor<4xf64> init #train.constant<0.0>
+  train.step @step(%da: tensor<4xf32>, %db: tensor<4xf64>) {
+    train.param_grad @a, %da : tensor<4xf32>
+    // expected-error @+1 {{has element type 'f64', but the first parameter has 'f32': one learning rate serves only one element type}}
+    train.param_grad @b, %db : tensor<4xf64>
+    train.yield
+  }
+}
