@@ -1,9 +1,12 @@
 // A small MLP classifier for 28x28 images flattened to 784 features:
 // 784 -> 256 (relu) -> 10, softmax cross-entropy against integer labels.
 // Forward and loss only, as a user writes it; `minimize` adds the backward
-// pass and the optimizer.
+// pass and the optimizer. Minimize and train it with
 //
-//   openks-opt docs/examples/mlp.mlir
+//   openks-opt docs/examples/mlp.mlir \
+//       --pass-pipeline='builtin.module(openks-minimize{optimizer=sgd lr=0.1})'
+//   openks-run docs/examples/mlp.mlir --optimizer sgd --lr 0.1 --steps 300 \
+//       --batch-size 64 --data synthetic:classes=10,seed=7
 
 train.program @mlp {
   train.param @fc1.w : tensor<784x256xf32> init #train.xavier<seed = 1>

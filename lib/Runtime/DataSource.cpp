@@ -25,10 +25,6 @@ using namespace openks::runtime::detail;
 
 DataSource::~DataSource() = default;
 
-//===----------------------------------------------------------------------===//
-// Batching and sharding
-//===----------------------------------------------------------------------===//
-
 /// Returns "tensor<?x784xf32>" for `feed`.
 static std::string describe(const FeedSpec &feed) {
   std::string dims;
@@ -36,6 +32,10 @@ static std::string describe(const FeedSpec &feed) {
     dims += size < 0 ? std::string("?x") : fmt::format("{}x", size);
   return fmt::format("tensor<{}{}>", dims, dtypeName(feed.dtype));
 }
+
+//===----------------------------------------------------------------------===//
+// Batching and sharding
+//===----------------------------------------------------------------------===//
 
 RowSource::RowSource(Layout layout, Shard shard, int64_t numRows)
     : layout_(std::move(layout)), shard_(shard), numRows_(numRows) {

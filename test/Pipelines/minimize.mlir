@@ -1,6 +1,6 @@
 // Tests the openks-minimize pipeline: backward pass then optimizer, with the
 // pipeline's options going to the optimizer; the result is what the
-// hand-written docs/examples/mlp-sgd.mlir spells out.
+// hand-written test/Examples/Inputs/mlp-handwritten.mlir spells out.
 // RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=sgd lr=0.1})' | FileCheck %s
 // RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=adam lr=0.001})' | FileCheck %s --check-prefix=ADAM
 // RUN: not openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=bogus})' 2>&1 | FileCheck %s --check-prefix=BAD

@@ -6,9 +6,9 @@
 //
 // openks-run PROGRAM.mlir --steps N --batch-size B --data SPEC [--seed S]
 //
-// Loads a training program whose step already holds its backward and
-// optimizer ops, runs its initializers, then N steps on mini-batches from
-// SPEC (see DataSource.h). Progress (step, loss, samples/s) goes to stdout:
+// Loads a training program whose step holds its backward and optimizer ops
+// (or minimizes a forward-only one with --optimizer), runs its initializers,
+// then N steps on mini-batches from SPEC (see DataSource.h). Progress (step, loss, samples/s) goes to stdout:
 // one refreshing line on a terminal, periodic plain lines otherwise.
 //
 //===----------------------------------------------------------------------===//
@@ -16,10 +16,13 @@
 #include "openks/InitAllDialects.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "openks/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -61,6 +64,17 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     metricsOut("metrics-out",
                cl::desc("Write per-step metrics as CSV to this file"));
+static cl::opt<std::string> optimizerName(
+    "optimizer",
+    cl::desc("Minimize a forward-only program first with this optimizer "
+             "(sgd, momentum, adam or adagrad)"));
+static cl::opt<double>
+    learningRate("lr", cl::desc("Learning rate for --optimizer"),
+                 cl::init(0.01));
+static cl::opt<std::string> optimizerOptions(
+    "optimizer-options",
+    cl::desc("Further openks-minimize options for --optimizer, e.g. "
+             "\"beta1=0.8 lr-schedule=exponential decay-steps=100\""));
 static cl::opt<int64_t>
     logEvery("log-every",
              cl::desc("Steps between progress lines when stdout is not a "
@@ -97,6 +111,46 @@ static FailureOr<train::StepOp> findStep(ModuleOp module) {
   return failure();
 }
 
+/// Runs openks-minimize on the step's program when --optimizer asks for it;
+/// refuses to minimize twice or to train a program without an optimizer.
+static LogicalResult minimizeIfAsked(ModuleOp module, train::StepOp step) {
+  bool hasOptimizer = false;
+  step.walk([&](Operation *op) {
+    hasOptimizer |= isa<train::OptimizerOpInterface, train::ParamGradOp>(op);
+  });
+  if (hasOptimizer && !optimizerName.empty()) {
+    fail(fmt::format("step @{} already has its backward pass and optimizer; "
+                     "drop --optimizer",
+                     step.getSymName().str()));
+    return failure();
+  }
+  if (hasOptimizer)
+    return success();
+  if (optimizerName.empty()) {
+    fail(fmt::format("step @{} has no optimizer ops; pass --optimizer to "
+                     "minimize it first",
+                     step.getSymName().str()));
+    return failure();
+  }
+  std::string pipeline = fmt::format(
+      "openks-minimize{{optimizer={} lr={} {}}}",
+      optimizerName.getValue(), learningRate.getValue(),
+      optimizerOptions.getValue());
+  auto pm = PassManager::on<ModuleOp>(module.getContext());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    fail(fmt::format("invalid optimizer options: {}",
+                     llvm::StringRef(errors).trim().str()));
+    return failure();
+  }
+  if (failed(pm.run(module))) {
+    fail("cannot minimize the program");
+    return failure();
+  }
+  return success();
+}
+
 /// Returns the value of a rank-0 float tensor.
 static double scalarValue(const Tensor &tensor) {
   return tensor.dtype() == DType::F32 ? *tensor.data<float>()
@@ -109,11 +163,13 @@ static bool isScalarFloat(const Tensor &tensor) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  registerAllPasses();
   cl::ParseCommandLineOptions(
       argc, argv,
       "openks-run: train a program in one process\n\n"
-      "Runs the initializers and --steps steps of a train.step that already\n"
-      "holds its backward and optimizer ops.\n");
+      "Runs the initializers and --steps steps of a train.step that holds\n"
+      "its backward and optimizer ops, or of a forward-only step minimized\n"
+      "with --optimizer.\n");
   if (numSteps < 1)
     return fail(fmt::format("--steps must be at least 1, got {}",
                             numSteps.getValue()));
@@ -142,6 +198,8 @@ int main(int argc, char **argv) {
     return fail(fmt::format("step @{} must fetch its loss (a rank-0 float "
                             "tensor) as its first result",
                             step->getSymName().str()));
+  if (failed(minimizeIfAsked(*module, *step)))
+    return 1;
 
   PlanOptions options;
   options.maxBatch = batchSize;

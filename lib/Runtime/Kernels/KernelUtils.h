@@ -20,6 +20,7 @@
 #include "openks/Runtime/Tensor.h"
 
 #include <Eigen/Core>
+#include <cassert>
 #include <cmath>
 #include <type_traits>
 

@@ -103,7 +103,8 @@ static void forEachRun(const ReduceLayout &layout, Fn fn) {
     return;
   // The output stride of each group: 0 for reduced groups.
   std::array<int64_t, Shape::kMaxRank> outStride{};
-  for (int64_t group = numGroups - 1, stride = 1; group >= 0; --group) {
+  int64_t stride = 1;
+  for (int group = numGroups - 1; group >= 0; --group) {
     if (layout.reduced[group])
       continue;
     outStride[group] = stride;

@@ -13,10 +13,10 @@
 #include "openks/Runtime/Kernels.h"
 
 #include "gtest/gtest.h"
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <functional>
 #include <random>
 #include <string>

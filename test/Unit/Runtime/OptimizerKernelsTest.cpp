@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>

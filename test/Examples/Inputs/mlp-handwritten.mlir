@@ -1,9 +1,6 @@
-// The MLP of mlp.mlir (784 -> 256 relu -> 10, softmax cross-entropy) with its
-// backward pass and SGD written out by hand: what `minimize` will produce.
-// Train it in one process with
-//
-//   openks-run docs/examples/mlp-sgd.mlir --steps 300 --batch-size 64 \
-//       --data synthetic:classes=10,seed=7
+// The MLP of docs/examples/mlp.mlir (784 -> 256 relu -> 10, softmax
+// cross-entropy) with its backward pass and SGD (lr 0.1) written out by hand.
+// The reference that openks-minimize{optimizer=sgd lr=0.1} must reproduce.
 
 train.program @mlp {
   train.param @fc1.w : tensor<784x256xf32> init #train.xavier<seed = 1>

@@ -1,0 +1,313 @@
+//===- MinimizeTest.cpp - minimize checked through the executor -----------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs programs minimized by openks-minimize and checks what they compute:
+// the generated backward pass of every differentiable op against central
+// finite differences of the forward program (in f64), and the minimized MLP
+// example against the hand-written one, parameter for parameter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/InitAllDialects.h"
+#include "openks/Runtime/DataSource.h"
+#include "openks/Runtime/Loader/PlanBuilder.h"
+#include "openks/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "gtest/gtest.h"
+#include <cmath>
+#include <fmt/format.h>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::runtime;
+
+namespace {
+
+class MinimizeTest : public ::testing::Test {
+protected:
+  MinimizeTest() {
+    registerAllPasses();
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  OwningOpRef<ModuleOp> parse(const std::string &source) {
+    return parseSourceString<ModuleOp>(source, &context);
+  }
+
+  OwningOpRef<ModuleOp> parseFile(const std::string &path) {
+    return parseSourceFile<ModuleOp>(path, &context);
+  }
+
+  /// Runs openks-minimize with `options` on `module`.
+  static void minimize(ModuleOp module, const std::string &options) {
+    auto pm = PassManager::on<ModuleOp>(module.getContext());
+    ASSERT_TRUE(succeeded(
+        parsePassPipeline("openks-minimize{" + options + "}", pm)));
+    ASSERT_TRUE(succeeded(pm.run(module)));
+  }
+
+  /// Builds the plan of the module's only step.
+  static Plan planOf(ModuleOp module, int64_t maxBatch) {
+    train::StepOp step;
+    module.walk([&](train::StepOp op) { step = op; });
+    PlanOptions options;
+    options.maxBatch = maxBatch;
+    FailureOr<Plan> plan = buildPlan(step, options);
+    EXPECT_TRUE(succeeded(plan));
+    return std::move(*plan);
+  }
+
+  MLIRContext context;
+};
+
+/// The forward program of one gradient check: `body` computes `%out` from
+/// the step's `inputs` and the parameters in `params`; the loss is
+/// mean(out * r), r a fixed random weight, so that no gradient vanishes by
+/// symmetry (as mean(softmax(x)) would).
+struct GradientCase {
+  const char *name;
+  std::string params;
+  std::string inputs;
+  std::string body;
+  std::string outType;
+  /// Fills the step inputs.
+  std::function<void(Plan &)> feed;
+};
+
+std::string programOf(const GradientCase &c) {
+  return fmt::format(R"mlir(
+    train.program @check {{
+      {0}
+      train.param @r : {3} init #train.uniform<min = -1.0, max = 1.0, seed = 99> frozen
+      train.step @step({1}) -> tensor<f64> {{
+        {2}
+        %r = train.read @r : {3}
+        %weighted = train.mul %out, %r : ({3}, {3}) -> {3}
+        %loss = train.mean %weighted : ({3}) -> tensor<f64>
+        train.yield %loss : tensor<f64>
+      }}
+    }}
+  )mlir",
+                     c.params, c.inputs, c.body, c.outType);
+}
+
+/// Sets i64 input `index` to `values` with shape `shape`.
+void feedIds(Plan &plan, size_t index, const Shape &shape,
+             std::vector<int64_t> values) {
+  Tensor &input = *plan.inputs()[index];
+  input.resize(shape);
+  std::copy(values.begin(), values.end(), input.data<int64_t>());
+}
+
+/// Sets f64 input `index` to `values` with shape `shape`.
+void feedFloats(Plan &plan, size_t index, const Shape &shape,
+                std::vector<double> values) {
+  Tensor &input = *plan.inputs()[index];
+  input.resize(shape);
+  std::copy(values.begin(), values.end(), input.data<double>());
+}
+
+double lossOf(Plan &plan) {
+  Status status = plan.run();
+  EXPECT_TRUE(status.isOk()) << status.message();
+  return *plan.outputs().front()->data<double>();
+}
+
+std::vector<GradientCase> gradientCases() {
+  auto noFeed = [](Plan &) {};
+  const std::string a = "train.param @a : tensor<3x4xf64> init "
+                        "#train.uniform<min = -1.0, max = 1.0, seed = 1>";
+  const std::string b = "train.param @b : tensor<4x2xf64> init "
+                        "#train.uniform<min = -1.0, max = 1.0, seed = 2>";
+  const std::string bias = "train.param @bias : tensor<4xf64> init "
+                           "#train.uniform<min = -1.0, max = 1.0, seed = 3>";
+  const std::string readA = "%a = train.read @a : tensor<3x4xf64>\n";
+  auto unary = [&](const char *name, const char *op) {
+    return GradientCase{name, a, "",
+                        readA + fmt::format("%out = train.{} %a : "
+                                            "tensor<3x4xf64>",
+                                            op),
+                        "tensor<3x4xf64>", noFeed};
+  };
+  return {
+      {"matmul", a + "\n" + b, "",
+       readA + "%b = train.read @b : tensor<4x2xf64>\n"
+               "%out = train.matmul %a, %b : (tensor<3x4xf64>, "
+               "tensor<4x2xf64>) -> tensor<3x2xf64>",
+       "tensor<3x2xf64>", noFeed},
+      {"add", a + "\n" + bias, "",
+       readA + "%bias = train.read @bias : tensor<4xf64>\n"
+               "%out = train.add %a, %bias : (tensor<3x4xf64>, "
+               "tensor<4xf64>) -> tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      {"mul", a + "\n" + bias, "",
+       readA + "%bias = train.read @bias : tensor<4xf64>\n"
+               "%out = train.mul %a, %bias : (tensor<3x4xf64>, "
+               "tensor<4xf64>) -> tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      {"mul_same_shape", a, "",
+       readA + "%out = train.mul %a, %a : (tensor<3x4xf64>, "
+               "tensor<3x4xf64>) -> tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      unary("relu", "relu"),
+      unary("sigmoid", "sigmoid"),
+      unary("tanh", "tanh"),
+      unary("softmax", "softmax"),
+      {"scale", a, "",
+       readA + "%out = train.scale %a by -2.5 : tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      {"softmax_cross_entropy", a, "%labels: tensor<3xi64>",
+       readA + "%out = train.softmax_cross_entropy %a, %labels : "
+               "(tensor<3x4xf64>, tensor<3xi64>) -> tensor<3xf64>",
+       "tensor<3xf64>",
+       [](Plan &plan) { feedIds(plan, 0, Shape{3}, {2, 0, 3}); }},
+      {"sigmoid_cross_entropy", a, "%z: tensor<3x4xf64>",
+       readA + "%out = train.sigmoid_cross_entropy %a, %z : "
+               "(tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+       "tensor<3x4xf64>",
+       [](Plan &plan) {
+         feedFloats(plan, 0, Shape{3, 4},
+                    {1, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 1});
+       }},
+      {"mean", a, "",
+       readA + "%m = train.mean %a : (tensor<3x4xf64>) -> tensor<f64>\n"
+               "%out = train.scale %m by 3.0 : tensor<f64>",
+       "tensor<f64>", noFeed},
+      {"reduce_sum", a, "",
+       readA + "%out = train.reduce_sum %a dims [1] : (tensor<3x4xf64>) -> "
+               "tensor<3xf64>",
+       "tensor<3xf64>", noFeed},
+      {"reduce_sum_keep_dims", a, "",
+       readA + "%out = train.reduce_sum %a dims [0] keep_dims : "
+               "(tensor<3x4xf64>) -> tensor<1x4xf64>",
+       "tensor<1x4xf64>", noFeed},
+      {"reshape", a, "",
+       readA + "%out = train.reshape %a : (tensor<3x4xf64>) -> "
+               "tensor<2x6xf64>",
+       "tensor<2x6xf64>", noFeed},
+      {"concat", a + "\n" + b, "",
+       readA + "%b = train.read @b : tensor<4x2xf64>\n"
+               "%bt = train.reshape %b : (tensor<4x2xf64>) -> tensor<2x4xf64>\n"
+               "%out = train.concat %a, %bt, %a axis 0 : (tensor<3x4xf64>, "
+               "tensor<2x4xf64>, tensor<3x4xf64>) -> tensor<8x4xf64>",
+       "tensor<8x4xf64>", noFeed},
+      {"embedding",
+       "train.param @table : tensor<5x3xf64> init #train.uniform<min = -1.0, "
+       "max = 1.0, seed = 4>",
+       "%ids: tensor<2x3xi64>",
+       "%t = train.read @table : tensor<5x3xf64>\n"
+       "%out = train.embedding %t, %ids {padding_idx = 1 : i64} : "
+       "(tensor<5x3xf64>, tensor<2x3xi64>) -> tensor<2x3x3xf64>",
+       "tensor<2x3x3xf64>",
+       [](Plan &plan) { feedIds(plan, 0, Shape{2, 3}, {0, 4, 0, 1, 2, 4}); }},
+  };
+}
+
+TEST_F(MinimizeTest, GeneratedBackwardMatchesFiniteDifferences) {
+  constexpr double h = 1e-6;
+  for (const GradientCase &c : gradientCases()) {
+    SCOPED_TRACE(c.name);
+    std::string source = programOf(c);
+    OwningOpRef<ModuleOp> forward = parse(source);
+    ASSERT_TRUE(forward) << source;
+    OwningOpRef<ModuleOp> minimized = parse(source);
+    // With sgd at lr 1, one step moves each parameter by minus its gradient.
+    minimize(*minimized, "optimizer=sgd lr=1.0");
+
+    Plan lossPlan = planOf(*forward, 8);
+    Plan trainPlan = planOf(*minimized, 8);
+    ASSERT_TRUE(lossPlan.initializeParameters().isOk());
+    ASSERT_TRUE(trainPlan.initializeParameters().isOk());
+    c.feed(lossPlan);
+    c.feed(trainPlan);
+
+    std::map<std::string, std::vector<double>> before;
+    for (Parameter &param : trainPlan.parameters())
+      if (param.trainable)
+        before[param.name].assign(param.value.data<double>(),
+                                  param.value.data<double>() +
+                                      param.value.numel());
+    lossOf(trainPlan);
+
+    int checked = 0;
+    double largest = 0;
+    for (Parameter &param : lossPlan.parameters()) {
+      if (!param.trainable)
+        continue;
+      const Parameter *after = nullptr;
+      for (const Parameter &p : trainPlan.parameters())
+        if (p.name == param.name)
+          after = &p;
+      ASSERT_NE(after, nullptr) << param.name;
+      double *values = param.value.data<double>();
+      for (int64_t i = 0; i < param.value.numel(); ++i) {
+        double saved = values[i];
+        values[i] = saved + h;
+        double up = lossOf(lossPlan);
+        values[i] = saved - h;
+        double down = lossOf(lossPlan);
+        values[i] = saved;
+        double numeric = (up - down) / (2 * h);
+        double analytic =
+            before[param.name][i] - after->value.data<double>()[i];
+        EXPECT_NEAR(analytic, numeric, 1e-6 + 1e-5 * std::abs(numeric))
+            << param.name << "[" << i << "]";
+        largest = std::max(largest, std::abs(numeric));
+        ++checked;
+      }
+    }
+    EXPECT_GT(checked, 0);
+    // The check means something only if the loss moves.
+    EXPECT_GT(largest, 1e-3);
+  }
+}
+
+TEST_F(MinimizeTest, MinimizedExampleMatchesTheHandWrittenOne) {
+  OwningOpRef<ModuleOp> generated =
+      parseFile(OPENKS_SOURCE_DIR "/docs/examples/mlp.mlir");
+  OwningOpRef<ModuleOp> handWritten =
+      parseFile(OPENKS_SOURCE_DIR "/test/Examples/Inputs/mlp-handwritten.mlir");
+  ASSERT_TRUE(generated && handWritten);
+  minimize(*generated, "optimizer=sgd lr=0.1");
+
+  constexpr int64_t batch = 64;
+  Plan plans[] = {planOf(*generated, batch), planOf(*handWritten, batch)};
+  std::unique_ptr<DataSource> sources[2];
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(plans[i].initializeParameters().isOk());
+    ASSERT_TRUE(openDataSource("synthetic:classes=10,seed=7",
+                               plans[i].inputSpecs(), Shard{}, sources[i])
+                    .isOk());
+  }
+  for (int step = 0; step < 20; ++step)
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_TRUE(sources[i]->next(batch, plans[i].inputs()).isOk());
+      ASSERT_TRUE(plans[i].run().isOk());
+    }
+
+  auto &generatedParams = plans[0].parameters();
+  auto &handParams = plans[1].parameters();
+  ASSERT_EQ(generatedParams.size(), handParams.size());
+  for (const Parameter &param : handParams) {
+    auto match = std::find_if(
+        generatedParams.begin(), generatedParams.end(),
+        [&](const Parameter &p) { return p.name == param.name; });
+    ASSERT_NE(match, generatedParams.end()) << param.name;
+    ASSERT_EQ(match->value.shape(), param.value.shape()) << param.name;
+    EXPECT_EQ(0, std::memcmp(match->value.rawData(), param.value.rawData(),
+                             param.value.numel() * sizeof(float)))
+        << param.name << " differs after 20 steps";
+  }
+}
+
+} // namespace
