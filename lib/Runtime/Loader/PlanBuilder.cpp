@@ -37,8 +37,16 @@ private:
 
   /// Returns the buffer of an already lowered value.
   const Tensor *in(Value value) { return buffers.lookup(value); }
+  /// Returns the buffers of already lowered values.
+  std::vector<const Tensor *> in(ValueRange values);
   /// Creates the buffer of `value`, sized for the largest batch.
   Tensor *out(Value value);
+  /// Creates the buffers of `values`.
+  std::vector<Tensor *> out(ValueRange values);
+  /// Appends a call of `kernel` on `args`; tensor pointers are passed to it
+  /// as references.
+  template <typename Kernel, typename... Args>
+  LogicalResult call(Operation *op, Kernel kernel, Args... args);
   /// Returns the tensor of parameter `name`.
   Tensor *param(FlatSymbolRefAttr name) { return params.lookup(name.getValue()); }
   /// Appends a kernel call for `op`.
@@ -200,23 +208,45 @@ LogicalResult PlanBuilder::lowerYield(train::YieldOp op) {
   return success();
 }
 
+/// Kernel arguments are captured as pointers into the plan; kernels take
+/// references.
+template <typename T> static T &deref(T *tensor) { return *tensor; }
+template <typename T> static T &&deref(T &&value) {
+  return std::forward<T>(value);
+}
+
+template <typename Kernel, typename... Args>
+LogicalResult PlanBuilder::call(Operation *op, Kernel kernel, Args... args) {
+  return emit(op, [kernel, args...] { return kernel(deref(args)...); });
+}
+
+std::vector<const Tensor *> PlanBuilder::in(ValueRange values) {
+  std::vector<const Tensor *> tensors;
+  for (Value value : values)
+    tensors.push_back(in(value));
+  return tensors;
+}
+
+std::vector<Tensor *> PlanBuilder::out(ValueRange values) {
+  std::vector<Tensor *> tensors;
+  for (Value value : values)
+    tensors.push_back(out(value));
+  return tensors;
+}
+
+static std::optional<int64_t> optionalIndex(std::optional<uint64_t> value) {
+  if (!value)
+    return std::nullopt;
+  return static_cast<int64_t>(*value);
+}
+
+static double toDouble(const APFloat &value) { return value.convertToDouble(); }
+
+template <typename T> static std::vector<T> vectorOf(ArrayRef<T> values) {
+  return std::vector<T>(values.begin(), values.end());
+}
+
 LogicalResult PlanBuilder::lower(Operation *op) {
-  auto inputs = [&](ValueRange values) {
-    std::vector<const Tensor *> tensors;
-    for (Value value : values)
-      tensors.push_back(in(value));
-    return tensors;
-  };
-  auto outputs = [&](ValueRange values) {
-    std::vector<Tensor *> tensors;
-    for (Value value : values)
-      tensors.push_back(out(value));
-    return tensors;
-  };
-  auto optionalIndex = [](std::optional<uint64_t> value) {
-    return value ? std::optional<int64_t>(static_cast<int64_t>(*value))
-                 : std::nullopt;
-  };
   using namespace kernels;
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](train::ReadOp read) { return lowerRead(read); })
@@ -234,186 +264,10 @@ LogicalResult PlanBuilder::lower(Operation *op) {
       .Case([&](train::FillOp fill) -> LogicalResult {
         Tensor *result = out(fill.getOut());
         result->resize(shapeOf(fill.getOut().getType()));
-        Status status = kernels::fill(fill.getValue().convertToDouble(), *result);
+        Status status = kernels::fill(toDouble(fill.getValue()), *result);
         if (!status.isOk())
           return fill.emitOpError(status.message());
         return success();
-      })
-      .Case([&](train::ScaleOp scale) {
-        return emit(op, [x = in(scale.getX()), factor = scale.getFactor().convertToDouble(),
-                         result = out(scale.getOut())] {
-          return kernels::scale(*x, factor, *result);
-        });
-      })
-      .Case([&](train::MatmulOp m) {
-        return emit(op, [a = in(m.getA()), b = in(m.getB()), r = out(m.getOut())] {
-          return matmul(*a, *b, *r);
-        });
-      })
-      .Case([&](train::AddOp a) {
-        return emit(op, [x = in(a.getX()), y = in(a.getY()), r = out(a.getOut())] {
-          return add(*x, *y, *r);
-        });
-      })
-      .Case([&](train::MulOp m) {
-        return emit(op, [x = in(m.getX()), y = in(m.getY()), r = out(m.getOut())] {
-          return mul(*x, *y, *r);
-        });
-      })
-      .Case([&](train::ReluOp u) {
-        return emit(op, [x = in(u.getX()), r = out(u.getOut())] { return relu(*x, *r); });
-      })
-      .Case([&](train::SigmoidOp u) {
-        return emit(op, [x = in(u.getX()), r = out(u.getOut())] { return sigmoid(*x, *r); });
-      })
-      .Case([&](train::TanhOp u) {
-        return emit(op, [x = in(u.getX()), r = out(u.getOut())] { return kernels::tanh(*x, *r); });
-      })
-      .Case([&](train::SoftmaxOp u) {
-        return emit(op, [x = in(u.getX()), r = out(u.getOut())] { return softmax(*x, *r); });
-      })
-      .Case([&](train::SoftmaxCrossEntropyOp l) {
-        return emit(op, [x = in(l.getLogits()), y = in(l.getLabels()), r = out(l.getOut())] {
-          return softmaxCrossEntropy(*x, *y, *r);
-        });
-      })
-      .Case([&](train::SigmoidCrossEntropyOp l) {
-        return emit(op, [x = in(l.getLogits()), y = in(l.getLabels()), r = out(l.getOut())] {
-          return sigmoidCrossEntropy(*x, *y, *r);
-        });
-      })
-      .Case([&](train::MeanOp m) {
-        return emit(op, [x = in(m.getX()), r = out(m.getOut())] { return mean(*x, *r); });
-      })
-      .Case([&](train::ReduceSumOp s) {
-        std::vector<int64_t> dims(s.getDims().begin(), s.getDims().end());
-        return emit(op, [x = in(s.getX()), dims, keep = s.getKeepDims(), r = out(s.getOut())] {
-          return reduceSum(*x, dims, keep, *r);
-        });
-      })
-      .Case([&](train::ReshapeOp s) {
-        return emit(op, [x = in(s.getX()), shape = shapeOf(s.getOut().getType()),
-                         r = out(s.getOut())] { return reshape(*x, shape, *r); });
-      })
-      .Case([&](train::ConcatOp c) {
-        return emit(op, [xs = inputs(c.getInputs()), axis = c.getAxis(), r = out(c.getOut())] {
-          return concat(xs, axis, *r);
-        });
-      })
-      .Case([&](train::EmbeddingOp e) {
-        return emit(op, [t = in(e.getTable()), ids = in(e.getIds()),
-                         padding = optionalIndex(e.getPaddingIdx()), r = out(e.getOut())] {
-          return embedding(*t, *ids, padding, *r);
-        });
-      })
-      .Case([&](train::MatmulGradOp g) {
-        return emit(op, [a = in(g.getA()), b = in(g.getB()), d = in(g.getDout()),
-                         da = out(g.getDa()), db = out(g.getDb())] {
-          return matmulGrad(*a, *b, *d, *da, *db);
-        });
-      })
-      .Case([&](train::AddGradOp g) {
-        return emit(op, [x = in(g.getX()), y = in(g.getY()), d = in(g.getDout()),
-                         dx = out(g.getDx()), dy = out(g.getDy())] {
-          return addGrad(*x, *y, *d, *dx, *dy);
-        });
-      })
-      .Case([&](train::MulGradOp g) {
-        return emit(op, [x = in(g.getX()), y = in(g.getY()), d = in(g.getDout()),
-                         dx = out(g.getDx()), dy = out(g.getDy())] {
-          return mulGrad(*x, *y, *d, *dx, *dy);
-        });
-      })
-      .Case([&](train::ReluGradOp g) {
-        return emit(op, [o = in(g.getOut()), d = in(g.getDout()), dx = out(g.getDx())] {
-          return reluGrad(*o, *d, *dx);
-        });
-      })
-      .Case([&](train::SigmoidGradOp g) {
-        return emit(op, [o = in(g.getOut()), d = in(g.getDout()), dx = out(g.getDx())] {
-          return sigmoidGrad(*o, *d, *dx);
-        });
-      })
-      .Case([&](train::TanhGradOp g) {
-        return emit(op, [o = in(g.getOut()), d = in(g.getDout()), dx = out(g.getDx())] {
-          return tanhGrad(*o, *d, *dx);
-        });
-      })
-      .Case([&](train::SoftmaxGradOp g) {
-        return emit(op, [o = in(g.getOut()), d = in(g.getDout()), dx = out(g.getDx())] {
-          return softmaxGrad(*o, *d, *dx);
-        });
-      })
-      .Case([&](train::SoftmaxCrossEntropyGradOp g) {
-        return emit(op, [x = in(g.getLogits()), y = in(g.getLabels()), d = in(g.getDloss()),
-                         dx = out(g.getDlogits())] {
-          return softmaxCrossEntropyGrad(*x, *y, *d, *dx);
-        });
-      })
-      .Case([&](train::SigmoidCrossEntropyGradOp g) {
-        return emit(op, [x = in(g.getLogits()), y = in(g.getLabels()), d = in(g.getDloss()),
-                         dx = out(g.getDlogits())] {
-          return sigmoidCrossEntropyGrad(*x, *y, *d, *dx);
-        });
-      })
-      .Case([&](train::MeanGradOp g) {
-        return emit(op, [x = in(g.getX()), d = in(g.getDout()), dx = out(g.getDx())] {
-          return meanGrad(*x, *d, *dx);
-        });
-      })
-      .Case([&](train::ReduceSumGradOp g) {
-        std::vector<int64_t> dims(g.getDims().begin(), g.getDims().end());
-        return emit(op, [x = in(g.getX()), d = in(g.getDout()), dims, keep = g.getKeepDims(),
-                         dx = out(g.getDx())] {
-          return reduceSumGrad(*x, *d, dims, keep, *dx);
-        });
-      })
-      .Case([&](train::ReshapeGradOp g) {
-        return emit(op, [x = in(g.getX()), d = in(g.getDout()), dx = out(g.getDx())] {
-          return reshapeGrad(*x, *d, *dx);
-        });
-      })
-      .Case([&](train::ConcatGradOp g) {
-        return emit(op, [xs = inputs(g.getInputs()), d = in(g.getDout()), axis = g.getAxis(),
-                         dxs = outputs(g.getDinputs())] {
-          return concatGrad(xs, *d, axis, dxs);
-        });
-      })
-      .Case([&](train::EmbeddingGradOp g) {
-        return emit(op, [ids = in(g.getIds()), d = in(g.getDout()),
-                         shape = shapeOf(g.getDtable().getType()),
-                         padding = optionalIndex(g.getPaddingIdx()), dt = out(g.getDtable())] {
-          return embeddingGrad(*ids, *d, shape, padding, *dt);
-        });
-      })
-      .Case([&](train::SgdOp o) {
-        return emit(op, [p = param(o.getParamAttr()), g = in(o.getGrad()), lr = in(o.getLr())] {
-          return sgd(*p, *g, *lr);
-        });
-      })
-      .Case([&](train::MomentumOp o) {
-        return emit(op, [p = param(o.getParamAttr()), v = param(o.getVelocityAttr()),
-                         g = in(o.getGrad()), lr = in(o.getLr()),
-                         mu = o.getMu().convertToDouble(), nesterov = o.getNesterov()] {
-          return momentum(*p, *v, *g, *lr, mu, nesterov);
-        });
-      })
-      .Case([&](train::AdamOp o) {
-        return emit(op, [p = param(o.getParamAttr()), m1 = param(o.getMoment1Attr()),
-                         m2 = param(o.getMoment2Attr()), b1p = param(o.getBeta1PowAttr()),
-                         b2p = param(o.getBeta2PowAttr()), g = in(o.getGrad()), lr = in(o.getLr()),
-                         beta1 = o.getBeta1().convertToDouble(),
-                         beta2 = o.getBeta2().convertToDouble(),
-                         epsilon = o.getEpsilon().convertToDouble()] {
-          return adam(*p, *m1, *m2, *b1p, *b2p, *g, *lr, beta1, beta2, epsilon);
-        });
-      })
-      .Case([&](train::AdagradOp o) {
-        return emit(op, [p = param(o.getParamAttr()), m = param(o.getMomentAttr()),
-                         g = in(o.getGrad()), lr = in(o.getLr()),
-                         epsilon = o.getEpsilon().convertToDouble()] {
-          return adagrad(*p, *m, *g, *lr, epsilon);
-        });
       })
       // SSA values never change, so passing one through needs no copy.
       .Case([&](train::StopGradientOp s) {
@@ -422,47 +276,160 @@ LogicalResult PlanBuilder::lower(Operation *op) {
       })
       // Gradient slots only carry information between passes.
       .Case([&](train::ParamGradOp) { return success(); })
+      .Case([&](train::ScaleOp s) {
+        return call(op, scale, in(s.getX()), toDouble(s.getFactor()),
+                    out(s.getOut()));
+      })
+      .Case([&](train::MatmulOp m) {
+        return call(op, matmul, in(m.getA()), in(m.getB()), out(m.getOut()));
+      })
+      .Case([&](train::AddOp a) {
+        return call(op, add, in(a.getX()), in(a.getY()), out(a.getOut()));
+      })
+      .Case([&](train::MulOp m) {
+        return call(op, mul, in(m.getX()), in(m.getY()), out(m.getOut()));
+      })
+      .Case([&](train::ReluOp u) {
+        return call(op, relu, in(u.getX()), out(u.getOut()));
+      })
+      .Case([&](train::SigmoidOp u) {
+        return call(op, sigmoid, in(u.getX()), out(u.getOut()));
+      })
+      .Case([&](train::TanhOp u) {
+        return call(op, kernels::tanh, in(u.getX()), out(u.getOut()));
+      })
+      .Case([&](train::SoftmaxOp u) {
+        return call(op, softmax, in(u.getX()), out(u.getOut()));
+      })
+      .Case([&](train::SoftmaxCrossEntropyOp l) {
+        return call(op, softmaxCrossEntropy, in(l.getLogits()),
+                    in(l.getLabels()), out(l.getOut()));
+      })
+      .Case([&](train::SigmoidCrossEntropyOp l) {
+        return call(op, sigmoidCrossEntropy, in(l.getLogits()),
+                    in(l.getLabels()), out(l.getOut()));
+      })
+      .Case([&](train::MeanOp m) {
+        return call(op, mean, in(m.getX()), out(m.getOut()));
+      })
+      .Case([&](train::ReduceSumOp s) {
+        return call(op, reduceSum, in(s.getX()), vectorOf(s.getDims()),
+                    s.getKeepDims(), out(s.getOut()));
+      })
+      .Case([&](train::ReshapeOp s) {
+        return call(op, reshape, in(s.getX()),
+                    shapeOf(s.getOut().getType()), out(s.getOut()));
+      })
+      .Case([&](train::ConcatOp c) {
+        return call(op, concat, in(c.getInputs()), c.getAxis(),
+                    out(c.getOut()));
+      })
+      .Case([&](train::EmbeddingOp e) {
+        return call(op, embedding, in(e.getTable()), in(e.getIds()),
+                    optionalIndex(e.getPaddingIdx()), out(e.getOut()));
+      })
+      .Case([&](train::MatmulGradOp g) {
+        return call(op, matmulGrad, in(g.getA()), in(g.getB()),
+                    in(g.getDout()), out(g.getDa()), out(g.getDb()));
+      })
+      .Case([&](train::AddGradOp g) {
+        return call(op, addGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
+                    out(g.getDx()), out(g.getDy()));
+      })
+      .Case([&](train::MulGradOp g) {
+        return call(op, mulGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
+                    out(g.getDx()), out(g.getDy()));
+      })
+      .Case([&](train::ReluGradOp g) {
+        return call(op, reluGrad, in(g.getOut()), in(g.getDout()),
+                    out(g.getDx()));
+      })
+      .Case([&](train::SigmoidGradOp g) {
+        return call(op, sigmoidGrad, in(g.getOut()), in(g.getDout()),
+                    out(g.getDx()));
+      })
+      .Case([&](train::TanhGradOp g) {
+        return call(op, tanhGrad, in(g.getOut()), in(g.getDout()),
+                    out(g.getDx()));
+      })
+      .Case([&](train::SoftmaxGradOp g) {
+        return call(op, softmaxGrad, in(g.getOut()), in(g.getDout()),
+                    out(g.getDx()));
+      })
+      .Case([&](train::SoftmaxCrossEntropyGradOp g) {
+        return call(op, softmaxCrossEntropyGrad, in(g.getLogits()),
+                    in(g.getLabels()), in(g.getDloss()), out(g.getDlogits()));
+      })
+      .Case([&](train::SigmoidCrossEntropyGradOp g) {
+        return call(op, sigmoidCrossEntropyGrad, in(g.getLogits()),
+                    in(g.getLabels()), in(g.getDloss()), out(g.getDlogits()));
+      })
+      .Case([&](train::MeanGradOp g) {
+        return call(op, meanGrad, in(g.getX()), in(g.getDout()),
+                    out(g.getDx()));
+      })
+      .Case([&](train::ReduceSumGradOp g) {
+        return call(op, reduceSumGrad, in(g.getX()), in(g.getDout()),
+                    vectorOf(g.getDims()), g.getKeepDims(), out(g.getDx()));
+      })
+      .Case([&](train::ReshapeGradOp g) {
+        return call(op, reshapeGrad, in(g.getX()), in(g.getDout()),
+                    out(g.getDx()));
+      })
+      .Case([&](train::ConcatGradOp g) {
+        return call(op, concatGrad, in(g.getInputs()), in(g.getDout()),
+                    g.getAxis(), out(g.getDinputs()));
+      })
+      .Case([&](train::EmbeddingGradOp g) {
+        return call(op, embeddingGrad, in(g.getIds()), in(g.getDout()),
+                    shapeOf(g.getDtable().getType()),
+                    optionalIndex(g.getPaddingIdx()), out(g.getDtable()));
+      })
+      .Case([&](train::SgdOp o) {
+        return call(op, sgd, param(o.getParamAttr()), in(o.getGrad()),
+                    in(o.getLr()));
+      })
+      .Case([&](train::MomentumOp o) {
+        return call(op, momentum, param(o.getParamAttr()),
+                    param(o.getVelocityAttr()), in(o.getGrad()),
+                    in(o.getLr()), toDouble(o.getMu()), o.getNesterov());
+      })
+      .Case([&](train::AdamOp o) {
+        return call(op, adam, param(o.getParamAttr()),
+                    param(o.getMoment1Attr()), param(o.getMoment2Attr()),
+                    param(o.getBeta1PowAttr()), param(o.getBeta2PowAttr()),
+                    in(o.getGrad()), in(o.getLr()), toDouble(o.getBeta1()),
+                    toDouble(o.getBeta2()), toDouble(o.getEpsilon()));
+      })
+      .Case([&](train::AdagradOp o) {
+        return call(op, adagrad, param(o.getParamAttr()),
+                    param(o.getMomentAttr()), in(o.getGrad()), in(o.getLr()),
+                    toDouble(o.getEpsilon()));
+      })
       .Case([&](train::ClipByGlobalNormOp c) {
-        return emit(op, [gs = inputs(c.getGrads()),
-                         maxNorm = c.getMaxNorm().convertToDouble(),
-                         rs = outputs(c.getClipped())] {
-          return clipByGlobalNorm(gs, maxNorm, rs);
-        });
+        return call(op, clipByGlobalNorm, in(c.getGrads()),
+                    toDouble(c.getMaxNorm()), out(c.getClipped()));
       })
       .Case([&](train::IncrementOp i) {
-        return emit(op, [x = in(i.getX()), r = out(i.getOut())] {
-          return increment(*x, *r);
-        });
+        return call(op, increment, in(i.getX()), out(i.getOut()));
       })
       .Case([&](train::ExponentialDecayOp d) {
-        return emit(op, [s = in(d.getStep()),
-                         rate = d.getLearningRate().convertToDouble(),
-                         decay = d.getDecayRate().convertToDouble(),
-                         steps = d.getDecaySteps(), stairs = d.getStaircase(),
-                         r = out(d.getLr())] {
-          return exponentialDecay(*s, rate, decay, steps, stairs, *r);
-        });
+        return call(op, exponentialDecay, in(d.getStep()),
+                    toDouble(d.getLearningRate()), toDouble(d.getDecayRate()),
+                    d.getDecaySteps(), d.getStaircase(), out(d.getLr()));
       })
       .Case([&](train::PiecewiseDecayOp d) {
-        return emit(op, [s = in(d.getStep()),
-                         bounds = std::vector<int64_t>(d.getBoundaries().begin(),
-                                                       d.getBoundaries().end()),
-                         rates = std::vector<double>(d.getValues().begin(),
-                                                     d.getValues().end()),
-                         r = out(d.getLr())] {
-          return piecewiseDecay(*s, bounds, rates, *r);
-        });
+        return call(op, piecewiseDecay, in(d.getStep()),
+                    vectorOf(d.getBoundaries()), vectorOf(d.getValues()),
+                    out(d.getLr()));
       })
       .Case([&](ps::SplitOp s) {
-        std::vector<int64_t> rows(s.getSections().begin(), s.getSections().end());
-        return emit(op, [x = in(s.getInput()), rows, outs = outputs(s.getOutputs())] {
-          return splitRows(*x, rows, outs);
-        });
+        return call(op, splitRows, in(s.getInput()),
+                    vectorOf(s.getSections()), out(s.getOutputs()));
       })
       .Case([&](ps::ConcatOp c) {
-        return emit(op, [xs = inputs(c.getInputs()), r = out(c.getOutput())] {
-          return concat(xs, /*axis=*/0, *r);
-        });
+        return call(op, concat, in(c.getInputs()), int64_t(0),
+                    out(c.getOutput()));
       })
       .Default([&](Operation *other) {
         return other->emitOpError(
