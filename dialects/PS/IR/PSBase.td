@@ -33,6 +33,18 @@ def PS_Dialect : Dialect {
   }];
   // Server update regions hold train ops; ps.block uses train initializers.
   let dependentDialects = ["::openks::train::TrainDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Registers the job attribute.
+    void registerAttributes();
+
+    /// Rows per block of a sliced parameter (`openks-slice-variables`).
+    static constexpr ::llvm::StringLiteral kSlicesAttrName = "ps.slices";
+    /// The server endpoint of each block (`openks-dispatch`).
+    static constexpr ::llvm::StringLiteral kPlacementAttrName =
+        "ps.placement";
+  }];
 }
 
 /// The message channels between workers and servers.

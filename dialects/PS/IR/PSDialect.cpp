@@ -17,6 +17,7 @@ using namespace openks::ps;
 #include "dialects/PS/IR/PSEnums.cpp.inc"
 
 void PSDialect::initialize() {
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/PS/IR/PSOps.cpp.inc"

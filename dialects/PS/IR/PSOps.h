@@ -18,6 +18,9 @@
 
 #include "dialects/PS/IR/PSEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "dialects/PS/IR/PSAttrs.h.inc"
+
 namespace openks::ps {
 /// The message channels that communication ops read and write.
 struct ChannelResource

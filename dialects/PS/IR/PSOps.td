@@ -7,6 +7,7 @@
 #ifndef OPENKS_DIALECTS_PS_IR_PSOPS_TD
 #define OPENKS_DIALECTS_PS_IR_PSOPS_TD
 
+include "dialects/PS/IR/PSAttrs.td"
 include "dialects/PS/IR/PSBase.td"
 include "dialects/Train/IR/TrainInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"

@@ -7,6 +7,7 @@
 #ifndef OPENKS_TRANSFORMS_PASSES_H
 #define OPENKS_TRANSFORMS_PASSES_H
 
+#include "dialects/PS/IR/PSOps.h"
 #include "mlir/Pass/Pass.h"
 
 #include <cstdint>

@@ -101,4 +101,79 @@ def AppendOptimizerPass : Pass<"openks-append-optimizer", "::mlir::ModuleOp"> {
   let dependentDialects = ["::openks::train::TrainDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// transpile
+//===----------------------------------------------------------------------===//
+
+def ConfigureJobPass : Pass<"openks-configure-job", "::mlir::ModuleOp"> {
+  let summary = "Attaches the parameter-server job configuration.";
+  let description = [{
+    Records Paddle's DistributeTranspilerConfig and transpile arguments as
+    the module's `ps.job` attribute (`#ps.job<...>`), which every later
+    transpile pass reads. These options are the one place the job is
+    configured: `openks-transpile` passes its options here, and the Fleet
+    API fills the same struct. Invalid settings (no or duplicate or
+    malformed endpoints, no trainers, a block size or push period below 1)
+    are errors.
+  }];
+  let options = [
+    ListOption<"pservers", "pservers", "std::string",
+               "Server endpoints, host:port, in server order">,
+    Option<"trainers", "trainers", "int64_t", "1", "Number of trainers">,
+    Option<"mode", "mode", "::openks::ps::Mode", "::openks::ps::Mode::Sync",
+           "Synchronisation mode",
+           [{::llvm::cl::values(
+             clEnumValN(::openks::ps::Mode::Sync, "sync",
+                        "barriers every step; servers average"),
+             clEnumValN(::openks::ps::Mode::Async, "async",
+                        "no barriers; servers apply on arrival"),
+             clEnumValN(::openks::ps::Mode::HalfAsync, "half-async",
+                        "trainer barriers; servers apply on arrival"),
+             clEnumValN(::openks::ps::Mode::Geo, "geo",
+                        "local training; deltas pushed every k steps"))}]>,
+    Option<"sliceVarUp", "slice-var-up", "bool", "true",
+           "Split variables into row blocks across servers">,
+    Option<"splitMethod", "split-method", "::openks::ps::SplitMethod",
+           "::openks::ps::SplitMethod::RoundRobin", "Block placement",
+           [{::llvm::cl::values(
+             clEnumValN(::openks::ps::SplitMethod::RoundRobin, "round-robin",
+                        "one cursor over the servers"),
+             clEnumValN(::openks::ps::SplitMethod::HashName, "hash-name",
+                        "stable hash of the block name"))}]>,
+    Option<"minBlockSize", "min-block-size", "int64_t", "8192",
+           "Minimum elements per block">,
+    Option<"geoPushSteps", "geo-push-steps", "int64_t", "100",
+           "Local steps between GEO pushes">
+  ];
+  let dependentDialects = ["::openks::ps::PSDialect"];
+}
+
+def SliceVariablesPass : Pass<"openks-slice-variables", "::mlir::ModuleOp"> {
+  let summary = "Splits each optimized parameter into row blocks.";
+  let description = [{
+    For every parameter that an optimizer op updates, in the optimizer ops'
+    (parameter-name) order, computes Paddle's `slice_variable` blocks: as
+    many as fit `min_block_size` elements, at most one per server (one when
+    `slice_var_up` is off), each whole rows. Records the rows per block as
+    the parameter's `ps.slices` attribute. Requires `ps.job`
+    (`openks-configure-job`).
+  }];
+  let dependentDialects = ["::openks::ps::PSDialect"];
+}
+
+def DispatchPass : Pass<"openks-dispatch", "::mlir::ModuleOp"> {
+  let summary = "Places every parameter block on a server.";
+  let description = [{
+    Assigns each block of each sliced parameter (`ps.slices`), in
+    optimizer-op order, to a server endpoint with the job's split method,
+    and records them as `ps.placement`. RoundRobin keeps one cursor across
+    all parameters, so the blocks of one parameter land on distinct servers
+    and the load rotates. HashName hashes the block name (`<param>` or
+    `<param>.block<i>`) with 64-bit FNV-1a, the same in every process, and
+    moves to the next server rather than put two blocks of one parameter
+    together. Requires `ps.job` and `ps.slices`.
+  }];
+  let dependentDialects = ["::openks::ps::PSDialect"];
+}
+
 #endif // OPENKS_TRANSFORMS_PASSES_TD

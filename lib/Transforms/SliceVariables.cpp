@@ -1,0 +1,52 @@
+//===- SliceVariables.cpp - Split optimized parameters into blocks --------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Transforms/Passes.h"
+#include "openks/Transforms/Slicing.h"
+
+#include "TranspileState.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace openks {
+#define GEN_PASS_DEF_SLICEVARIABLESPASS
+#include "openks/Transforms/Passes.h.inc"
+} // namespace openks
+
+using namespace mlir;
+using namespace openks;
+
+namespace {
+
+struct SliceVariablesPass
+    : public openks::impl::SliceVariablesPassBase<SliceVariablesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<ps::JobAttr> job = getJob(module, getArgument());
+    if (failed(job))
+      return signalPassFailure();
+    FailureOr<SmallVector<train::ParamOp>> params =
+        getOptimizedParameters(module, getArgument());
+    if (failed(params))
+      return signalPassFailure();
+
+    int64_t maxSlices = job->getSliceVarUp().getValue()
+                            ? static_cast<int64_t>(job->getEndpoints().size())
+                            : 1;
+    Builder builder(&getContext());
+    for (train::ParamOp param : *params) {
+      SmallVector<int64_t> rows;
+      for (const VarBlock &block :
+           sliceVariable(param.getParameterType().getShape(), maxSlices,
+                         job->getMinBlockSize()))
+        rows.push_back(block.rows);
+      param->setAttr(ps::PSDialect::kSlicesAttrName,
+                     builder.getDenseI64ArrayAttr(rows));
+    }
+  }
+};
+
+} // namespace
