@@ -7,9 +7,14 @@
 // The kernels behind the `train` dialect's ops, one function per op, built on
 // Eigen. Each kernel reads its inputs, sets the shape of each output (within
 // the output's capacity, so it does not allocate in steady state) and writes
-// it. Float kernels work on f32 and f64; ids and labels are i64. Shapes are
-// assumed to satisfy the op's verifier; data-dependent problems (a label
-// outside the classes, an id outside the table) return an error Status.
+// it. Float kernels work on f32 and f64; ids and labels are i64. Outputs must
+// already have the right dtype (a Tensor's dtype is fixed when it is made).
+//
+// Kernels check what they rely on: a rank, shape or dtype disagreement, a
+// label outside the classes, an id outside the table or the mean of an empty
+// tensor returns an error Status whose message starts with the op's name;
+// nothing crashes. Element-wise kernels, softmax and reshape may write their
+// output over an input; matmul, reduce_sum and concat may not.
 //
 // Optimizer kernels update their parameter and state tensors in place.
 //
