@@ -24,6 +24,23 @@ buildMinimizePipeline(OpPassManager &pm, StringRef options,
   return success();
 }
 
+/// openks-transpile: configure the job with the pipeline's options (those
+/// of openks-configure-job), then slice, dispatch, build the servers and
+/// rewrite the training program into the worker.
+static LogicalResult
+buildTranspilePipeline(OpPassManager &pm, StringRef options,
+                       function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::unique_ptr<Pass> configure = openks::createConfigureJobPass();
+  if (failed(configure->initializeOptions(options, errorHandler)))
+    return failure();
+  pm.addPass(std::move(configure));
+  pm.addPass(openks::createSliceVariablesPass());
+  pm.addPass(openks::createDispatchPass());
+  pm.addPass(openks::createBuildServersPass());
+  pm.addPass(openks::createInsertSendRecvPass());
+  return success();
+}
+
 void openks::registerAllPasses() {
   registerOpenKSPasses();
   registerPassPipeline(
@@ -33,5 +50,14 @@ void openks::registerAllPasses() {
       "pipeline's options (optimizer, lr, momentum, beta1, beta2, epsilon, "
       "weight-decay, clip-global-norm, lr-schedule, ...)",
       buildMinimizePipeline,
+      [](function_ref<void(const detail::PassOptions &)>) {});
+  registerPassPipeline(
+      "openks-transpile",
+      "Paddle's _transpile on a minimized program: openks-configure-job "
+      "with this pipeline's options (pservers, trainers, mode, "
+      "slice-var-up, split-method, min-block-size, geo-push-steps), then "
+      "openks-slice-variables, openks-dispatch, openks-build-servers and "
+      "openks-insert-send-recv",
+      buildTranspilePipeline,
       [](function_ref<void(const detail::PassOptions &)>) {});
 }

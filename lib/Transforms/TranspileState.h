@@ -30,6 +30,38 @@ mlir::FailureOr<ps::JobAttr> getJob(mlir::ModuleOp module,
 mlir::FailureOr<llvm::SmallVector<train::ParamOp>>
 getOptimizedParameters(mlir::ModuleOp module, llvm::StringRef pass);
 
+/// One block of a sliced and dispatched parameter.
+struct ParamBlock {
+  /// `<param>` for a single block, else `<param>.block<i>`.
+  std::string name;
+  int64_t rowBegin;
+  int64_t rows;
+  llvm::StringRef endpoint;
+};
+
+/// Returns the blocks `ps.slices` and `ps.placement` describe, or reports
+/// on `param` that `pass` needs openks-dispatch first.
+mlir::FailureOr<llvm::SmallVector<ParamBlock>>
+getParamBlocks(train::ParamOp param, llvm::StringRef pass);
+
+/// How one parameter is updated in a step: its optimizer op, the gradient
+/// that arrives from the backward pass, and the optimize-role ops that turn
+/// it into the update (the learning-rate read, weight decay, the optimizer
+/// op itself), in program order.
+struct ParamUpdate {
+  train::ParamOp param;
+  train::OptimizerOpInterface optimizer;
+  mlir::Value grad;
+  llvm::SmallVector<mlir::Operation *> ops;
+};
+
+/// Returns the update of every optimized parameter, in optimizer-op order.
+/// Reports a parameter updated twice, an update that depends on anything
+/// but one gradient and optimize-role ops, and learning-rate schedules,
+/// which the transpiler does not distribute yet.
+mlir::FailureOr<llvm::SmallVector<ParamUpdate>>
+getParamUpdates(mlir::ModuleOp module, llvm::StringRef pass);
+
 } // namespace openks
 
 #endif // OPENKS_LIB_TRANSFORMS_TRANSPILESTATE_H

@@ -176,4 +176,82 @@ def DispatchPass : Pass<"openks-dispatch", "::mlir::ModuleOp"> {
   let dependentDialects = ["::openks::ps::PSDialect"];
 }
 
+def BuildServersPass : Pass<"openks-build-servers", "::mlir::ModuleOp"> {
+  let summary = "Builds the program of every parameter server.";
+  let description = [{
+    Adds one `ps.server` per job endpoint (`@ps0`, `@ps1`, ... in endpoint
+    order), with `fan_in` = trainers and the job's mode. For every block
+    placed on a server (`ps.placement`) it declares a `ps.block` (a row
+    slice `of` the parameter when the parameter has several blocks, with the
+    parameter's initializer so a server initialises exactly its rows), the
+    optimizer's element-wise state sliced the same way and its rank-0 state
+    and learning rate whole, all under their worker names, and one
+    `ps.update` region:
+
+    * sync: the region receives the sum of the trainers' gradients
+      `<block>@GRAD`, scales it by 1/trainers, then runs a copy of the
+      parameter's optimize-role ops (learning-rate read, weight decay, the
+      optimizer op) on the block;
+    * async and half-async: the same on each trainer's gradient as it
+      arrives, without the scaling;
+    * geo: the region receives a trainer's delta `<block>.delta` and adds it
+      to the block; the optimizer stays on the trainers.
+
+    Requires `ps.job`, `ps.slices` and `ps.placement`. Optimize-role ops
+    must be element-wise (the ones openks-append-optimizer creates are);
+    learning-rate schedules are not distributed yet.
+  }];
+  let dependentDialects = ["::openks::ps::PSDialect",
+                           "::openks::train::TrainDialect"];
+}
+
+def InsertSendRecvPass : Pass<"openks-insert-send-recv", "::mlir::ModuleOp"> {
+  let summary = "Turns the training program into the worker program.";
+  let description = [{
+    Rewrites every optimized `train.program` into a `ps.worker` that trades
+    gradients for parameters with the servers, as Paddle's trainer program:
+
+    * right after the op that produces a parameter's gradient, a `ps.split`
+      into the parameter's row blocks (when it has several) and one
+      `ps.send` per block to its server as `<block>@GRAD`;
+    * at the end of the step, in sync and half-async mode a
+      `ps.send_barrier` to every server, then a `ps.recv` of every block,
+      in sync mode a `ps.fetch_barrier`, then per parameter a `ps.concat`
+      of its blocks and a `train.write`; async mode has no barriers;
+    * the optimize-role ops and the optimizer state move to the servers:
+      the worker keeps no optimizer;
+    * a `train.step @startup` that pulls every block's initial value from
+      its server (recv, fetch_barrier, concat, write), so trainers need not
+      share seeds.
+
+    In geo mode the worker keeps its optimizer and trains locally; a
+    `train.step @geo_push`, which the runtime runs every `geo_push_steps`
+    steps, sends each block's delta `(local - old) / trainers` as
+    `<block>.delta`, receives the server's block, and sets
+    `local += server - old` and `old = server`, `old` being a frozen
+    `<param>.geo_old` copy that the startup step also fills.
+
+    Requires `ps.job`, `ps.slices` and `ps.placement`.
+  }];
+  let dependentDialects = ["::openks::ps::PSDialect",
+                           "::openks::train::TrainDialect"];
+}
+
+def PSReportPass : Pass<"openks-ps-report", "::mlir::ModuleOp"> {
+  let summary = "Prints how parameters are spread over the servers.";
+  let description = [{
+    For every `ps.server`: its endpoint, its number of blocks and the bytes
+    they hold (parameters and optimizer state), then the imbalance: the
+    largest server's bytes over the mean. Printed to standard output; the IR
+    is unchanged.
+
+    ```
+    server  endpoint        blocks  bytes
+    @ps0    127.0.0.1:6170  5       413736
+    @ps1    127.0.0.1:6171  3       401448
+    imbalance (max / mean): 1.015
+    ```
+  }];
+}
+
 #endif // OPENKS_TRANSFORMS_PASSES_TD

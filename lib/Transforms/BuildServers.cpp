@@ -1,0 +1,205 @@
+//===- BuildServers.cpp - One program per parameter server ----------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Transforms/Passes.h"
+
+#include "TranspileState.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace openks {
+#define GEN_PASS_DEF_BUILDSERVERSPASS
+#include "openks/Transforms/Passes.h.inc"
+} // namespace openks
+
+using namespace mlir;
+using namespace openks;
+
+/// Returns `type` with `rows` rows (a scalar stays a scalar).
+static RankedTensorType withRows(RankedTensorType type, int64_t rows) {
+  if (type.getRank() == 0)
+    return type;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[0] = rows;
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+namespace {
+
+/// Builds the servers of one module.
+class ServerBuilder {
+public:
+  ServerBuilder(ModuleOp module, ps::JobAttr job) : module(module), job(job) {}
+
+  LogicalResult build(MutableArrayRef<ParamUpdate> updates, StringRef pass);
+
+private:
+  /// Declares `param` (or rows [begin, begin + rows) of it, when `sliced`)
+  /// on `server` under `name`, once.
+  void declare(ps::ServerOp server, train::ParamOp param, StringRef name,
+               bool sliced, int64_t rowBegin, int64_t rows);
+  /// Adds the update region of one block.
+  void addUpdate(ps::ServerOp server, ParamUpdate &update,
+                 const ParamBlock &block);
+
+  ModuleOp module;
+  ps::JobAttr job;
+  llvm::StringMap<ps::ServerOp> servers;
+  llvm::StringMap<llvm::StringSet<>> declared;
+};
+
+} // namespace
+
+void ServerBuilder::declare(ps::ServerOp server, train::ParamOp param,
+                            StringRef name, bool sliced, int64_t rowBegin,
+                            int64_t rows) {
+  if (!declared[server.getSymName()].insert(name).second)
+    return;
+  // Blocks come before the update regions.
+  Block &body = server.getBody().front();
+  auto firstUpdate = llvm::find_if(
+      body, [](Operation &op) { return isa<ps::UpdateOp>(op); });
+  OpBuilder builder(&body, firstUpdate);
+  RankedTensorType type = param.getParameterType();
+  MLIRContext *context = module.getContext();
+  auto rowAttr = [&](int64_t row) {
+    return IntegerAttr::get(IntegerType::get(context, 64), row);
+  };
+  ps::BlockOp::create(
+      builder, param.getLoc(), name,
+      sliced ? withRows(type, rows) : type,
+      sliced ? FlatSymbolRefAttr::get(param.getSymNameAttr()) : nullptr,
+      sliced ? TypeAttr::get(type) : nullptr,
+      sliced ? rowAttr(rowBegin) : nullptr,
+      sliced ? rowAttr(rowBegin + rows) : nullptr, param.getInitializer(),
+      !param.isTrainable());
+}
+
+void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
+                              const ParamBlock &block) {
+  RankedTensorType paramType = update.param.getParameterType();
+  RankedTensorType blockType = withRows(paramType, block.rows);
+  bool geo = job.getMode() == ps::Mode::Geo;
+  std::string received = block.name + (geo ? ".delta" : "@GRAD");
+
+  OpBuilder builder(&server.getBody().front(),
+                    server.getBody().front().end());
+  Location loc = update.optimizer->getLoc();
+  auto region = ps::UpdateOp::create(
+      builder, loc, FlatSymbolRefAttr::get(module.getContext(), block.name),
+      builder.getStringAttr(received));
+  Block *body = builder.createBlock(&region.getBody(), {}, {blockType}, {loc});
+  Value incoming = body->getArgument(0);
+  auto blockRef = FlatSymbolRefAttr::get(module.getContext(), block.name);
+
+  if (geo) {
+    // Servers accumulate the trainers' averaged deltas.
+    auto current = train::ReadOp::create(builder, loc, blockType, blockRef);
+    auto sum = train::AddOp::create(builder, loc, current, incoming);
+    train::WriteOp::create(builder, loc, sum, blockRef);
+    return;
+  }
+  Value grad = incoming;
+  if (job.getMode() == ps::Mode::Sync && job.getTrainers() > 1) {
+    // The average of the trainers' gradients, as Paddle's sum + scale.
+    auto average = train::ScaleOp::create(
+        builder, loc, blockType, incoming,
+        builder.getF64FloatAttr(1.0 / static_cast<double>(job.getTrainers())));
+    average->setAttr(train::TrainDialect::kRoleAttrName,
+                     train::RoleAttr::get(module.getContext(),
+                                          train::Role::Optimize));
+    grad = average;
+  }
+
+  // A copy of the optimize-role ops on the block: the parameter's name and
+  // shape become the block's.
+  IRMapping mapping;
+  mapping.map(update.grad, grad);
+  StringRef paramName = update.param.getSymName();
+  for (Operation *op : update.ops) {
+    Operation *clone = builder.clone(*op, mapping);
+    for (NamedAttribute attribute : clone->getAttrs())
+      if (auto symbol = dyn_cast<FlatSymbolRefAttr>(attribute.getValue());
+          symbol && symbol.getValue() == paramName)
+        clone->setAttr(attribute.getName(), blockRef);
+    for (OpResult result : clone->getResults())
+      if (result.getType() == paramType)
+        result.setType(blockType);
+  }
+}
+
+LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
+                                   StringRef pass) {
+  OpBuilder builder(module.getBodyRegion());
+  builder.setInsertionPointToEnd(module.getBody());
+  for (auto [index, endpoint] : llvm::enumerate(job.getEndpointNames())) {
+    std::string name = "ps" + std::to_string(index);
+    if (SymbolTable::lookupSymbolIn(module, name))
+      return module.emitError(pass)
+             << ": cannot name a server @" << name << ": the name is taken";
+    auto server = ps::ServerOp::create(
+        builder, module.getLoc(), name, endpoint,
+        static_cast<uint64_t>(job.getTrainers()), job.getMode());
+    server.getBody().emplaceBlock();
+    servers[endpoint] = server;
+  }
+
+  for (ParamUpdate &update : updates) {
+    FailureOr<SmallVector<ParamBlock>> blocks =
+        getParamBlocks(update.param, pass);
+    if (failed(blocks))
+      return failure();
+    bool sliced = blocks->size() > 1;
+    Operation *program = update.param->getParentOp();
+    for (const ParamBlock &block : *blocks) {
+      ps::ServerOp server = servers.lookup(block.endpoint);
+      if (!server)
+        return update.param.emitOpError("is placed on ")
+               << block.endpoint << ", which is not a server of the job";
+      declare(server, update.param, block.name, sliced, block.rowBegin,
+              block.rows);
+      // Element-wise state follows the parameter's rows; rank-0 state and
+      // everything else the update reads (the learning rate) is copied.
+      auto declareState = [&](FlatSymbolRefAttr name, bool elementwise) {
+        auto state = SymbolTable::lookupSymbolIn(program, name.getAttr());
+        if (auto param = dyn_cast_or_null<train::ParamOp>(state))
+          declare(server, param, name.getValue(), sliced && elementwise,
+                  block.rowBegin, block.rows);
+      };
+      for (FlatSymbolRefAttr state : update.optimizer.getElementwiseState())
+        declareState(state, /*elementwise=*/true);
+      for (FlatSymbolRefAttr state : update.optimizer.getScalarState())
+        declareState(state, /*elementwise=*/false);
+      for (Operation *op : update.ops)
+        if (auto read = dyn_cast<train::ReadOp>(op);
+            read && read.getParam() != update.param.getSymName())
+          declareState(read.getParamAttr(), /*elementwise=*/false);
+      addUpdate(server, update, block);
+    }
+  }
+  return success();
+}
+
+namespace {
+
+struct BuildServersPass
+    : public openks::impl::BuildServersPassBase<BuildServersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<ps::JobAttr> job = getJob(module, getArgument());
+    if (failed(job))
+      return signalPassFailure();
+    FailureOr<SmallVector<ParamUpdate>> updates =
+        getParamUpdates(module, getArgument());
+    if (failed(updates) ||
+        failed(ServerBuilder(module, *job).build(*updates, getArgument())))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
