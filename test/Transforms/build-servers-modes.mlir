@@ -1,0 +1,105 @@
+// Tests openks-build-servers in the modes that apply gradients on arrival
+// (no averaging) and in GEO mode (servers add deltas).
+// RUN: openks-opt %s -split-input-file --openks-build-servers | FileCheck %s
+
+// CHECK-LABEL: ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode async {
+// CHECK:       ps.update @w.block1 on "w.block1@GRAD" (%[[G:.*]]: tensor<392x256xf32>) {
+// CHECK-NEXT:    %[[LR:.*]] = train.read @learning_rate
+// CHECK-NEXT:    train.momentum @w.block1, %[[G]], %[[LR]]
+module attributes {ps.job = #ps.job<mode = async, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
+  train.program @mlp {
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
+    train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
+    train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen
+    train.step @step(%x: tensor<?x784xf32>) -> tensor<f32> {
+      %w = train.read @w {train.role = #train.role<forward>} : tensor<784x256xf32>
+      %y = train.matmul %x, %w {train.role = #train.role<forward>} : (tensor<?x784xf32>, tensor<784x256xf32>) -> tensor<?x256xf32>
+      %b = train.read @b {train.role = #train.role<forward>} : tensor<256xf32>
+      %z = train.add %y, %b {train.role = #train.role<forward>} : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+      %loss = train.mean %z {train.role = #train.role<forward>} : (tensor<?x256xf32>) -> tensor<f32>
+      %one = train.fill 1.0 {train.role = #train.role<backward>} : tensor<f32>
+      %dz = train.mean_grad %z, %one {train.role = #train.role<backward>} : (tensor<?x256xf32>, tensor<f32>) -> tensor<?x256xf32>
+      %dy, %db = train.add_grad %y, %b, %dz {train.role = #train.role<backward>} : (tensor<?x256xf32>, tensor<256xf32>, tensor<?x256xf32>) -> (tensor<?x256xf32>, tensor<256xf32>)
+      %dx, %dw = train.matmul_grad %x, %w, %dy {train.role = #train.role<backward>} : (tensor<?x784xf32>, tensor<784x256xf32>, tensor<?x256xf32>) -> (tensor<?x784xf32>, tensor<784x256xf32>)
+      %lr = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+      %wb = train.read @b {train.role = #train.role<optimize>} : tensor<256xf32>
+      %decay = train.scale %wb by 0.01 {train.role = #train.role<optimize>} : tensor<256xf32>
+      %db2 = train.add %db, %decay {train.role = #train.role<optimize>} : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
+      train.momentum @b, %db2, %lr velocity @b.velocity {train.role = #train.role<optimize>} : tensor<256xf32>, tensor<f32>
+      train.momentum @w, %dw, %lr velocity @w.velocity {train.role = #train.role<optimize>} : tensor<784x256xf32>, tensor<f32>
+      train.yield %loss : tensor<f32>
+    }
+  }
+}
+
+// -----
+
+// CHECK-LABEL: ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode half_async {
+// CHECK:       ps.update @w.block1 on "w.block1@GRAD" (%[[G:.*]]: tensor<392x256xf32>) {
+// CHECK-NEXT:    %[[LR:.*]] = train.read @learning_rate
+// CHECK-NEXT:    train.momentum @w.block1, %[[G]], %[[LR]]
+module attributes {ps.job = #ps.job<mode = half_async, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
+  train.program @mlp {
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
+    train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
+    train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen
+    train.step @step(%x: tensor<?x784xf32>) -> tensor<f32> {
+      %w = train.read @w {train.role = #train.role<forward>} : tensor<784x256xf32>
+      %y = train.matmul %x, %w {train.role = #train.role<forward>} : (tensor<?x784xf32>, tensor<784x256xf32>) -> tensor<?x256xf32>
+      %b = train.read @b {train.role = #train.role<forward>} : tensor<256xf32>
+      %z = train.add %y, %b {train.role = #train.role<forward>} : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+      %loss = train.mean %z {train.role = #train.role<forward>} : (tensor<?x256xf32>) -> tensor<f32>
+      %one = train.fill 1.0 {train.role = #train.role<backward>} : tensor<f32>
+      %dz = train.mean_grad %z, %one {train.role = #train.role<backward>} : (tensor<?x256xf32>, tensor<f32>) -> tensor<?x256xf32>
+      %dy, %db = train.add_grad %y, %b, %dz {train.role = #train.role<backward>} : (tensor<?x256xf32>, tensor<256xf32>, tensor<?x256xf32>) -> (tensor<?x256xf32>, tensor<256xf32>)
+      %dx, %dw = train.matmul_grad %x, %w, %dy {train.role = #train.role<backward>} : (tensor<?x784xf32>, tensor<784x256xf32>, tensor<?x256xf32>) -> (tensor<?x784xf32>, tensor<784x256xf32>)
+      %lr = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+      %wb = train.read @b {train.role = #train.role<optimize>} : tensor<256xf32>
+      %decay = train.scale %wb by 0.01 {train.role = #train.role<optimize>} : tensor<256xf32>
+      %db2 = train.add %db, %decay {train.role = #train.role<optimize>} : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
+      train.momentum @b, %db2, %lr velocity @b.velocity {train.role = #train.role<optimize>} : tensor<256xf32>, tensor<f32>
+      train.momentum @w, %dw, %lr velocity @w.velocity {train.role = #train.role<optimize>} : tensor<784x256xf32>, tensor<f32>
+      train.yield %loss : tensor<f32>
+    }
+  }
+}
+
+// -----
+
+// CHECK-LABEL: ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode geo {
+// CHECK:       ps.update @w.block1 on "w.block1.delta" (%[[DELTA:.*]]: tensor<392x256xf32>) {
+// CHECK-NEXT:    %[[W:.*]] = train.read @w.block1 : tensor<392x256xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = train.add %[[W]], %[[DELTA]]
+// CHECK-NEXT:    train.write %[[SUM]] to @w.block1
+// CHECK-NEXT: {{^    }$}}
+module attributes {ps.job = #ps.job<mode = geo, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
+  train.program @mlp {
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
+    train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
+    train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen
+    train.step @step(%x: tensor<?x784xf32>) -> tensor<f32> {
+      %w = train.read @w {train.role = #train.role<forward>} : tensor<784x256xf32>
+      %y = train.matmul %x, %w {train.role = #train.role<forward>} : (tensor<?x784xf32>, tensor<784x256xf32>) -> tensor<?x256xf32>
+      %b = train.read @b {train.role = #train.role<forward>} : tensor<256xf32>
+      %z = train.add %y, %b {train.role = #train.role<forward>} : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+      %loss = train.mean %z {train.role = #train.role<forward>} : (tensor<?x256xf32>) -> tensor<f32>
+      %one = train.fill 1.0 {train.role = #train.role<backward>} : tensor<f32>
+      %dz = train.mean_grad %z, %one {train.role = #train.role<backward>} : (tensor<?x256xf32>, tensor<f32>) -> tensor<?x256xf32>
+      %dy, %db = train.add_grad %y, %b, %dz {train.role = #train.role<backward>} : (tensor<?x256xf32>, tensor<256xf32>, tensor<?x256xf32>) -> (tensor<?x256xf32>, tensor<256xf32>)
+      %dx, %dw = train.matmul_grad %x, %w, %dy {train.role = #train.role<backward>} : (tensor<?x784xf32>, tensor<784x256xf32>, tensor<?x256xf32>) -> (tensor<?x784xf32>, tensor<784x256xf32>)
+      %lr = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+      %wb = train.read @b {train.role = #train.role<optimize>} : tensor<256xf32>
+      %decay = train.scale %wb by 0.01 {train.role = #train.role<optimize>} : tensor<256xf32>
+      %db2 = train.add %db, %decay {train.role = #train.role<optimize>} : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
+      train.momentum @b, %db2, %lr velocity @b.velocity {train.role = #train.role<optimize>} : tensor<256xf32>, tensor<f32>
+      train.momentum @w, %dw, %lr velocity @w.velocity {train.role = #train.role<optimize>} : tensor<784x256xf32>, tensor<f32>
+      train.yield %loss : tensor<f32>
+    }
+  }
+}
