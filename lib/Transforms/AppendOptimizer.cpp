@@ -11,6 +11,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
+
 namespace openks {
 #define GEN_PASS_DEF_APPENDOPTIMIZERPASS
 #include "openks/Transforms/Passes.h.inc"
@@ -40,6 +42,10 @@ private:
   FailureOr<FlatSymbolRefAttr> createState(StepOp step, StringRef name,
                                            RankedTensorType type,
                                            double value);
+
+  /// The symbol table of the program being rewritten (one lookup structure
+  /// for all state parameters keeps the pass linear).
+  std::optional<SymbolTable> programSymbols;
   /// Emits the learning rate of this step, tagged with its roles.
   FailureOr<Value> emitLearningRate(OpBuilder &builder, StepOp step,
                                     Type elementType);
@@ -94,8 +100,7 @@ LogicalResult AppendOptimizerPass::verifyOptions(Operation *anchor) {
 FailureOr<FlatSymbolRefAttr>
 AppendOptimizerPass::createState(StepOp step, StringRef name,
                                  RankedTensorType type, double value) {
-  Operation *program = step->getParentOp();
-  if (SymbolTable::lookupSymbolIn(program, name))
+  if (programSymbols->lookup(name))
     return step.emitOpError("needs optimizer state @")
            << name << ", but the name is taken";
   OpBuilder builder(step);
@@ -103,6 +108,7 @@ AppendOptimizerPass::createState(StepOp step, StringRef name,
       builder, step.getLoc(), name, type,
       ConstantInitAttr::get(step.getContext(), llvm::APFloat(value)),
       /*frozen=*/true);
+  programSymbols->insert(param);
   return FlatSymbolRefAttr::get(param.getSymNameAttr());
 }
 
@@ -231,6 +237,7 @@ LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
              << ", but the first parameter has " << elementType
              << ": one learning rate serves only one element type";
 
+  programSymbols.emplace(step->getParentOp());
   OpBuilder builder(step.getBody().front().getTerminator());
   SmallVector<Value> grads;
   for (ParamGradOp op : paramGrads)

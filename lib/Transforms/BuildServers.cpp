@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace openks {
@@ -51,6 +52,9 @@ private:
   ps::JobAttr job;
   llvm::StringMap<ps::ServerOp> servers;
   llvm::StringMap<llvm::StringSet<>> declared;
+  /// Each server's first update region: blocks are declared before it.
+  llvm::DenseMap<Operation *, Operation *> firstUpdate;
+  SymbolTableCollection symbols;
 };
 
 } // namespace
@@ -62,9 +66,8 @@ void ServerBuilder::declare(ps::ServerOp server, train::ParamOp param,
     return;
   // Blocks come before the update regions.
   Block &body = server.getBody().front();
-  auto firstUpdate = llvm::find_if(
-      body, [](Operation &op) { return isa<ps::UpdateOp>(op); });
-  OpBuilder builder(&body, firstUpdate);
+  Operation *before = firstUpdate.lookup(server);
+  OpBuilder builder(&body, before ? before->getIterator() : body.end());
   RankedTensorType type = param.getParameterType();
   MLIRContext *context = module.getContext();
   auto rowAttr = [&](int64_t row) {
@@ -93,6 +96,7 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
   auto region = ps::UpdateOp::create(
       builder, loc, FlatSymbolRefAttr::get(module.getContext(), block.name),
       builder.getStringAttr(received));
+  firstUpdate.try_emplace(server, region);
   Block *body = builder.createBlock(&region.getBody(), {}, {blockType}, {loc});
   Value incoming = body->getArgument(0);
   auto blockRef = FlatSymbolRefAttr::get(module.getContext(), block.name);
@@ -166,7 +170,7 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
       // Element-wise state follows the parameter's rows; rank-0 state and
       // everything else the update reads (the learning rate) is copied.
       auto declareState = [&](FlatSymbolRefAttr name, bool elementwise) {
-        auto state = SymbolTable::lookupSymbolIn(program, name.getAttr());
+        Operation *state = symbols.lookupSymbolIn(program, name.getAttr());
         if (auto param = dyn_cast_or_null<train::ParamOp>(state))
           declare(server, param, name.getValue(), sliced && elementwise,
                   block.rowBegin, block.rows);

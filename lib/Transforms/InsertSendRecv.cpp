@@ -159,10 +159,15 @@ void WorkerBuilder::moveOptimizerToServers() {
       op.erase();
   // Optimizer state and the learning rate live on the servers only.
   Operation *program = step->getParentOp();
+  llvm::DenseSet<Attribute> stillUsed;
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&program->getRegion(0)))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      stillUsed.insert(use.getSymbolRef().getRootReference());
   for (Operation &op : llvm::make_early_inc_range(program->getRegion(0).front()))
     if (auto param = dyn_cast<train::ParamOp>(op);
         param && stateNames.contains(param.getSymNameAttr()) &&
-        SymbolTable::symbolKnownUseEmpty(param, program))
+        !stillUsed.contains(param.getSymNameAttr()))
       param.erase();
 }
 
@@ -227,9 +232,10 @@ LogicalResult WorkerBuilder::addGeoPush() {
                             "the GEO push step needs that name");
   OpBuilder builder(context);
   Location loc = step.getLoc();
+  SymbolTable programSymbols(program);
   for (DistributedParam &param : params) {
     train::ParamOp paramOp = param.update.param;
-    if (SymbolTable::lookupSymbolIn(program, geoOldName(paramOp)))
+    if (programSymbols.lookup(geoOldName(paramOp)))
       return paramOp.emitOpError("needs a GEO copy @")
              << geoOldName(paramOp) << ", but the name is taken";
     builder.setInsertionPointAfter(paramOp);

@@ -34,8 +34,9 @@ FailureOr<ps::JobAttr> openks::getJob(ModuleOp module, StringRef pass) {
 FailureOr<SmallVector<train::ParamOp>>
 openks::getOptimizedParameters(ModuleOp module, StringRef pass) {
   llvm::SetVector<Operation *> params;
+  SymbolTableCollection symbols;
   WalkResult result = walkStepOptimizers(module, [&](train::OptimizerOpInterface op) {
-    auto param = SymbolTable::lookupNearestSymbolFrom<train::ParamOp>(
+    auto param = symbols.lookupNearestSymbolFrom<train::ParamOp>(
         op, op.getParamAttr());
     if (!param) {
       op->emitOpError("updates ")
@@ -129,8 +130,9 @@ FailureOr<SmallVector<ParamUpdate>>
 openks::getParamUpdates(ModuleOp module, StringRef pass) {
   SmallVector<ParamUpdate> updates;
   llvm::DenseSet<Operation *> seen;
+  SymbolTableCollection symbols;
   WalkResult result = walkStepOptimizers(module, [&](train::OptimizerOpInterface op) {
-    auto param = SymbolTable::lookupNearestSymbolFrom<train::ParamOp>(
+    auto param = symbols.lookupNearestSymbolFrom<train::ParamOp>(
         op, op.getParamAttr());
     if (!param) {
       op->emitOpError("updates ")
