@@ -44,9 +44,11 @@ private:
   /// on `server` under `name`, once.
   void declare(ps::ServerOp server, train::ParamOp param, StringRef name,
                bool sliced, int64_t rowBegin, int64_t rows);
-  /// Adds the update region of one block.
+  /// Adds the update region of one block, whose copies of the update's ops
+  /// use the server names in `renamed`.
   void addUpdate(ps::ServerOp server, ParamUpdate &update,
-                 const ParamBlock &block);
+                 const ParamBlock &block,
+                 const llvm::StringMap<std::string> &renamed);
 
   ModuleOp module;
   ps::JobAttr job;
@@ -84,7 +86,8 @@ void ServerBuilder::declare(ps::ServerOp server, train::ParamOp param,
 }
 
 void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
-                              const ParamBlock &block) {
+                              const ParamBlock &block,
+                              const llvm::StringMap<std::string> &renamed) {
   RankedTensorType paramType = update.param.getParameterType();
   RankedTensorType blockType = withRows(paramType, block.rows);
   bool geo = job.getMode() == ps::Mode::Geo;
@@ -120,17 +123,18 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
     grad = average;
   }
 
-  // A copy of the optimize-role ops on the block: the parameter's name and
-  // shape become the block's.
+  // A copy of the update's ops on the block: the parameter's name and shape
+  // become the block's, and per-block state gets its server name.
   IRMapping mapping;
   mapping.map(update.grad, grad);
-  StringRef paramName = update.param.getSymName();
   for (Operation *op : update.ops) {
     Operation *clone = builder.clone(*op, mapping);
     for (NamedAttribute attribute : clone->getAttrs())
-      if (auto symbol = dyn_cast<FlatSymbolRefAttr>(attribute.getValue());
-          symbol && symbol.getValue() == paramName)
-        clone->setAttr(attribute.getName(), blockRef);
+      if (auto symbol = dyn_cast<FlatSymbolRefAttr>(attribute.getValue()))
+        if (auto it = renamed.find(symbol.getValue()); it != renamed.end())
+          clone->setAttr(attribute.getName(),
+                         FlatSymbolRefAttr::get(module.getContext(),
+                                                it->second));
     for (OpResult result : clone->getResults())
       if (result.getType() == paramType)
         result.setType(blockType);
@@ -179,11 +183,29 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
         declareState(state, /*elementwise=*/true);
       for (FlatSymbolRefAttr state : update.optimizer.getScalarState())
         declareState(state, /*elementwise=*/false);
+      // State the update writes itself (a schedule's step counter) is kept
+      // per block: `<name>.<block>`; each block's update advances its own.
+      llvm::StringMap<std::string> renamed;
+      renamed[update.param.getSymName()] = block.name;
       for (Operation *op : update.ops)
-        if (auto read = dyn_cast<train::ReadOp>(op);
-            read && read.getParam() != update.param.getSymName())
+        if (auto write = dyn_cast<train::WriteOp>(op))
+          renamed[write.getParam()] =
+              (write.getParam() + "." + block.name).str();
+      for (Operation *op : update.ops) {
+        auto read = dyn_cast<train::ReadOp>(op);
+        if (!read || read.getParam() == update.param.getSymName())
+          continue;
+        auto it = renamed.find(read.getParam());
+        if (it == renamed.end()) {
           declareState(read.getParamAttr(), /*elementwise=*/false);
-      addUpdate(server, update, block);
+          continue;
+        }
+        auto state = dyn_cast_or_null<train::ParamOp>(
+            symbols.lookupSymbolIn(program, read.getParamAttr().getAttr()));
+        if (state)
+          declare(server, state, it->second, /*sliced=*/false, 0, 0);
+      }
+      addUpdate(server, update, block, renamed);
     }
   }
   return success();

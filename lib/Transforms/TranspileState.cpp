@@ -103,11 +103,7 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
       Operation *producer = operand.getDefiningOp();
       std::optional<train::Role> role =
           producer ? roleOf(producer) : std::nullopt;
-      if (role == train::Role::LRSchedule)
-        return producer->emitOpError(
-            "is a learning-rate schedule op; the transpiler distributes "
-            "constant learning rates only so far");
-      if (role == train::Role::Optimize) {
+      if (role == train::Role::Optimize || role == train::Role::LRSchedule) {
         worklist.push_back(producer);
         continue;
       }
@@ -118,6 +114,15 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
       update.grad = operand;
     }
   }
+  // The schedule's side effects (advancing its step counter) belong to
+  // every update that reads its rate.
+  bool usesSchedule = llvm::any_of(ops, [](Operation *op) {
+    return roleOf(op) == train::Role::LRSchedule;
+  });
+  if (usesSchedule)
+    for (Operation &op : *update.optimizer->getBlock())
+      if (roleOf(&op) == train::Role::LRSchedule)
+        ops.insert(&op);
   update.ops = ops.takeVector();
   // Program order, for cloning.
   llvm::sort(update.ops, [](Operation *a, Operation *b) {

@@ -45,9 +45,9 @@ mlir::FailureOr<llvm::SmallVector<ParamBlock>>
 getParamBlocks(train::ParamOp param, llvm::StringRef pass);
 
 /// How one parameter is updated in a step: its optimizer op, the gradient
-/// that arrives from the backward pass, and the optimize-role ops that turn
-/// it into the update (the learning-rate read, weight decay, the optimizer
-/// op itself), in program order.
+/// that arrives from the backward pass, and the optimize- and
+/// lr_schedule-role ops that turn it into the update (the learning rate and
+/// its schedule, weight decay, the optimizer op itself), in program order.
 struct ParamUpdate {
   train::ParamOp param;
   train::OptimizerOpInterface optimizer;
@@ -56,9 +56,8 @@ struct ParamUpdate {
 };
 
 /// Returns the update of every optimized parameter, in optimizer-op order.
-/// Reports a parameter updated twice, an update that depends on anything
-/// but one gradient and optimize-role ops, and learning-rate schedules,
-/// which the transpiler does not distribute yet.
+/// Reports a parameter updated twice and an update that depends on anything
+/// but one gradient and optimize- or lr_schedule-role ops.
 mlir::FailureOr<llvm::SmallVector<ParamUpdate>>
 getParamUpdates(mlir::ModuleOp module, llvm::StringRef pass);
 

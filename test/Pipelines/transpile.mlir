@@ -4,6 +4,7 @@
 // the worker and both servers, and the placement report.
 // RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=sgd lr=0.1}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2})' | FileCheck %s
 // RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=adam lr=0.001}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2}, openks-ps-report)' -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{lr-schedule=piecewise boundaries=100 values=0.1,0.01}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2 mode=async})' | FileCheck %s --check-prefix=SCHEDULE
 // RUN: not openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize, openks-transpile{trainers=2})' 2>&1 | FileCheck %s --check-prefix=NOSERVERS
 // RUN: not openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-transpile{pservers=127.0.0.1:1})' 2>&1 | FileCheck %s --check-prefix=NOTMINIMIZED
 
@@ -33,6 +34,21 @@
 // REPORT-NEXT: @ps0  127.0.0.1:6170  16  1238044
 // REPORT-NEXT: @ps1  127.0.0.1:6171  11  1204364
 // REPORT-NEXT: imbalance (max / mean): 1.014
+
+// A learning-rate schedule runs in each block's update region on a counter
+// of its own, which counts the same steps as Paddle's global counter: in
+// sync mode one update per step, in async mode one per trainer and step.
+// The worker keeps neither the schedule nor the counter.
+// SCHEDULE-LABEL: ps.worker @mlp {
+// SCHEDULE-NOT:   LR_DECAY_COUNTER
+// SCHEDULE-LABEL: ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode async {
+// SCHEDULE:       ps.block @"@LR_DECAY_COUNTER@.fc1.b" : tensor<i64> init #train.constant<0.000000e+00> frozen
+// SCHEDULE:       ps.update @fc1.b on "fc1.b@GRAD" (%[[G:.*]]: tensor<256xf32>) {
+// SCHEDULE-NEXT:    %[[STEP:.*]] = train.read @"@LR_DECAY_COUNTER@.fc1.b"
+// SCHEDULE-NEXT:    %[[LR:.*]] = train.piecewise_decay %[[STEP]] boundaries [100] values [1.000000e-01, 1.000000e-02]
+// SCHEDULE-NEXT:    %[[NEXT:.*]] = train.increment %[[STEP]]
+// SCHEDULE-NEXT:    train.write %[[NEXT]] to @"@LR_DECAY_COUNTER@.fc1.b"
+// SCHEDULE-NEXT:    train.sgd @fc1.b, %[[G]], %[[LR]]
 
 // NOSERVERS: error: openks-configure-job: server endpoints must not be empty
 // NOTMINIMIZED: error: openks-slice-variables: no optimizer ops to distribute; run openks-minimize first

@@ -197,9 +197,13 @@ def BuildServersPass : Pass<"openks-build-servers", "::mlir::ModuleOp"> {
     * geo: the region receives a trainer's delta `<block>.delta` and adds it
       to the block; the optimizer stays on the trainers.
 
+    A learning-rate schedule is copied into each block's region with a step
+    counter of the block's own, `<counter>.<block>`: one update per step in
+    sync mode, one per trainer and step otherwise, which is the count
+    Paddle's global (or summed per-trainer) counter keeps.
+
     Requires `ps.job`, `ps.slices` and `ps.placement`. Optimize-role ops
-    must be element-wise (the ones openks-append-optimizer creates are);
-    learning-rate schedules are not distributed yet.
+    must be element-wise (the ones openks-append-optimizer creates are).
   }];
   let dependentDialects = ["::openks::ps::PSDialect",
                            "::openks::train::TrainDialect"];
