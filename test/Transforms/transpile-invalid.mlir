@@ -34,3 +34,15 @@ module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127
     }
   }
 }
+//--- no-placement.mlir
+module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127.0.0.1:1"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
+  train.program @p {
+    train.param @w : tensor<4xf32> init #train.constant<0.0>
+    train.param @lr : tensor<f32> init #train.constant<0.1> frozen
+    train.step @step(%g: tensor<4xf32>) {
+      %lr = train.read @lr {train.role = #train.role<optimize>} : tensor<f32>
+      train.sgd @w, %g, %lr {train.role = #train.role<optimize>} : tensor<4xf32>, tensor<f32>
+      train.yield
+    }
+  }
+}

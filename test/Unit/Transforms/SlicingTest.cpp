@@ -77,8 +77,9 @@ TEST(SlicingTest, BlocksCoverRandomVariablesExactly) {
       EXPECT_GT(block.rows, 0);
       EXPECT_EQ(block.elements, block.rows * width);
       // All blocks but the last have the same size.
-      if (&block != &blocks.back())
+      if (&block != &blocks.back()) {
         EXPECT_EQ(block.rows, blocks.front().rows);
+      }
       row += block.rows;
       elements += block.elements;
     }
