@@ -21,15 +21,6 @@ namespace openks {
 using namespace mlir;
 using namespace openks;
 
-/// Returns `type` with `rows` rows (a scalar stays a scalar).
-static RankedTensorType withRows(RankedTensorType type, int64_t rows) {
-  if (type.getRank() == 0)
-    return type;
-  SmallVector<int64_t> shape(type.getShape());
-  shape[0] = rows;
-  return RankedTensorType::get(shape, type.getElementType());
-}
-
 namespace {
 
 /// Builds the servers of one module.

@@ -19,15 +19,6 @@ namespace openks {
 using namespace mlir;
 using namespace openks;
 
-/// Returns `type` with `rows` rows (a scalar stays a scalar).
-static RankedTensorType blockType(RankedTensorType type, int64_t rows) {
-  if (type.getRank() == 0)
-    return type;
-  SmallVector<int64_t> shape(type.getShape());
-  shape[0] = rows;
-  return RankedTensorType::get(shape, type.getElementType());
-}
-
 namespace {
 
 /// A parameter the worker trades with the servers, with its blocks.
@@ -98,7 +89,7 @@ SmallVector<Value> WorkerBuilder::receiveBlocks(OpBuilder &builder,
   SmallVector<Value> received;
   for (const ParamBlock &block : param.blocks)
     received.push_back(ps::RecvOp::create(
-        builder, loc, blockType(type, block.rows),
+        builder, loc, withRows(type, block.rows),
         builder.getStringAttr(block.name),
         builder.getStringAttr(block.endpoint)));
   return received;

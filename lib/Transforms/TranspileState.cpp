@@ -12,15 +12,36 @@
 using namespace mlir;
 using namespace openks;
 
-/// Walks the optimizer ops of the training steps (not those a server's
-/// update regions hold).
-static WalkResult
-walkStepOptimizers(ModuleOp module,
-                   function_ref<WalkResult(train::OptimizerOpInterface)> fn) {
-  return module.walk([&](train::StepOp step) {
-    return step.walk(
-        [&](train::OptimizerOpInterface op) { return fn(op); });
+/// Calls `fn` on every optimizer op of the training steps (not those a
+/// server's update regions hold) with the parameter it updates. Reports an
+/// update of something that is not a train.param, and a module without
+/// optimizer ops.
+static LogicalResult forEachOptimizer(
+    ModuleOp module, StringRef pass,
+    function_ref<LogicalResult(train::OptimizerOpInterface, train::ParamOp)>
+        fn) {
+  SymbolTableCollection symbols;
+  bool any = false;
+  WalkResult result = module.walk([&](train::StepOp step) {
+    return step.walk([&](train::OptimizerOpInterface op) {
+      any = true;
+      auto param = symbols.lookupNearestSymbolFrom<train::ParamOp>(
+          op, op.getParamAttr());
+      if (!param) {
+        op->emitOpError("updates ")
+            << op.getParamAttr() << ", which is not a train.param";
+        return WalkResult::interrupt();
+      }
+      return failed(fn(op, param)) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+    });
   });
+  if (result.wasInterrupted())
+    return failure();
+  if (!any)
+    return module.emitError(pass)
+           << ": no optimizer ops to distribute; run openks-minimize first";
+  return success();
 }
 
 FailureOr<ps::JobAttr> openks::getJob(ModuleOp module, StringRef pass) {
@@ -34,27 +55,25 @@ FailureOr<ps::JobAttr> openks::getJob(ModuleOp module, StringRef pass) {
 FailureOr<SmallVector<train::ParamOp>>
 openks::getOptimizedParameters(ModuleOp module, StringRef pass) {
   llvm::SetVector<Operation *> params;
-  SymbolTableCollection symbols;
-  WalkResult result = walkStepOptimizers(module, [&](train::OptimizerOpInterface op) {
-    auto param = symbols.lookupNearestSymbolFrom<train::ParamOp>(
-        op, op.getParamAttr());
-    if (!param) {
-      op->emitOpError("updates ")
-          << op.getParamAttr() << ", which is not a train.param";
-      return WalkResult::interrupt();
-    }
-    params.insert(param);
-    return WalkResult::advance();
-  });
-  if (result.wasInterrupted())
+  if (failed(forEachOptimizer(module, pass,
+                              [&](train::OptimizerOpInterface,
+                                  train::ParamOp param) {
+                                params.insert(param);
+                                return success();
+                              })))
     return failure();
-  if (params.empty())
-    return module.emitError(pass)
-           << ": no optimizer ops to distribute; run openks-minimize first";
   SmallVector<train::ParamOp> ordered;
   for (Operation *param : params)
     ordered.push_back(cast<train::ParamOp>(param));
   return ordered;
+}
+
+RankedTensorType openks::withRows(RankedTensorType type, int64_t rows) {
+  if (type.getRank() == 0)
+    return type;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[0] = rows;
+  return RankedTensorType::get(shape, type.getElementType());
 }
 
 FailureOr<SmallVector<ParamBlock>> openks::getParamBlocks(train::ParamOp param,
@@ -135,31 +154,19 @@ FailureOr<SmallVector<ParamUpdate>>
 openks::getParamUpdates(ModuleOp module, StringRef pass) {
   SmallVector<ParamUpdate> updates;
   llvm::DenseSet<Operation *> seen;
-  SymbolTableCollection symbols;
-  WalkResult result = walkStepOptimizers(module, [&](train::OptimizerOpInterface op) {
-    auto param = symbols.lookupNearestSymbolFrom<train::ParamOp>(
-        op, op.getParamAttr());
-    if (!param) {
-      op->emitOpError("updates ")
-          << op.getParamAttr() << ", which is not a train.param";
-      return WalkResult::interrupt();
-    }
-    if (!seen.insert(param).second) {
-      op->emitOpError("updates ")
-          << op.getParamAttr() << " a second time; " << pass
-          << " expects one update per parameter";
-      return WalkResult::interrupt();
-    }
-    ParamUpdate &update = updates.emplace_back();
-    update.param = param;
-    update.optimizer = op;
-    return failed(collectUpdate(update)) ? WalkResult::interrupt()
-                                         : WalkResult::advance();
-  });
-  if (result.wasInterrupted())
+  if (failed(forEachOptimizer(
+          module, pass,
+          [&](train::OptimizerOpInterface op,
+              train::ParamOp param) -> LogicalResult {
+            if (!seen.insert(param).second)
+              return op->emitOpError("updates ")
+                     << op.getParamAttr() << " a second time; " << pass
+                     << " expects one update per parameter";
+            ParamUpdate &update = updates.emplace_back();
+            update.param = param;
+            update.optimizer = op;
+            return collectUpdate(update);
+          })))
     return failure();
-  if (updates.empty())
-    return module.emitError(pass)
-           << ": no optimizer ops to distribute; run openks-minimize first";
   return updates;
 }

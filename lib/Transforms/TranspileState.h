@@ -30,6 +30,10 @@ mlir::FailureOr<ps::JobAttr> getJob(mlir::ModuleOp module,
 mlir::FailureOr<llvm::SmallVector<train::ParamOp>>
 getOptimizedParameters(mlir::ModuleOp module, llvm::StringRef pass);
 
+/// Returns `type` with `rows` rows: the type of a row block of a parameter
+/// (a rank-0 parameter is its own block).
+mlir::RankedTensorType withRows(mlir::RankedTensorType type, int64_t rows);
+
 /// One block of a sliced and dispatched parameter.
 struct ParamBlock {
   /// `<param>` for a single block, else `<param>.block<i>`.
