@@ -80,9 +80,10 @@ Status scale(const Tensor &x, double factor, Tensor &out);
 // Gradient ops: each returns the gradients of the forward op's inputs.
 //===----------------------------------------------------------------------===//
 
-/// da = dout x b^T, db = a^T x dout.
+/// da = dout x b^T, db = a^T x dout. A null `da` or `db` is not computed
+/// (the gradient of a fed input batch, which nothing reads).
 Status matmulGrad(const Tensor &a, const Tensor &b, const Tensor &dout,
-                  Tensor &da, Tensor &db);
+                  Tensor *da, Tensor *db);
 /// dx = dout; dy = dout, or its sum over the leading dimensions for a bias.
 Status addGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
                Tensor &dx, Tensor &dy);

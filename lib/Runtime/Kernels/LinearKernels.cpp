@@ -50,19 +50,27 @@ Status kernels::matmul(const Tensor &a, const Tensor &b, Tensor &out) {
 }
 
 Status kernels::matmulGrad(const Tensor &a, const Tensor &b, const Tensor &dout,
-                           Tensor &da, Tensor &db) {
+                           Tensor *da, Tensor *db) {
   OPENKS_RETURN_IF_ERROR(checkMatmulOperands("matmul_grad", a, b));
   OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "dout", dout, a.dtype()));
   OPENKS_RETURN_IF_ERROR(
       checkShape("matmul_grad", "dout", dout, Shape{a.dim(0), b.dim(1)}));
-  OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "da", da, a.dtype()));
-  OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "db", db, a.dtype()));
-  da.resize(a.shape());
-  db.resize(b.shape());
+  if (da) {
+    OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "da", *da, a.dtype()));
+    da->resize(a.shape());
+  }
+  if (db) {
+    OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "db", *db, a.dtype()));
+    db->resize(b.shape());
+  }
   return dispatchFloat("matmul_grad", a.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    matrixOf<T>(da).noalias() = matrixOf<T>(dout) * matrixOf<T>(b).transpose();
-    matrixOf<T>(db).noalias() = matrixOf<T>(a).transpose() * matrixOf<T>(dout);
+    if (da)
+      matrixOf<T>(*da).noalias() =
+          matrixOf<T>(dout) * matrixOf<T>(b).transpose();
+    if (db)
+      matrixOf<T>(*db).noalias() =
+          matrixOf<T>(a).transpose() * matrixOf<T>(dout);
   });
 }
 

@@ -328,9 +328,14 @@ LogicalResult PlanBuilder::lower(Operation *op) {
         return call(op, embedding, in(e.getTable()), in(e.getIds()),
                     optionalIndex(e.getPaddingIdx()), out(e.getOut()));
       })
+      // A gradient nothing reads (that of the fed batch) is not computed.
       .Case([&](train::MatmulGradOp g) {
-        return call(op, matmulGrad, in(g.getA()), in(g.getB()),
-                    in(g.getDout()), out(g.getDa()), out(g.getDb()));
+        Tensor *da = g.getDa().use_empty() ? nullptr : out(g.getDa());
+        Tensor *db = g.getDb().use_empty() ? nullptr : out(g.getDb());
+        return emit(op, [a = in(g.getA()), b = in(g.getB()),
+                         dout = in(g.getDout()), da, db] {
+          return matmulGrad(*a, *b, *dout, da, db);
+        });
       })
       .Case([&](train::AddGradOp g) {
         return call(op, addGrad, in(g.getX()), in(g.getY()), in(g.getDout()),

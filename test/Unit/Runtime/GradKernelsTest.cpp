@@ -103,8 +103,16 @@ TEST_F(GradKernelsTest, Matmul) {
   Forward forward = [&](Tensor &out) { return kernels::matmul(a, b, out); };
   Tensor upstream = upstreamFor(forward);
   Tensor da = output(), db = output();
-  ASSERT_TRUE(kernels::matmulGrad(a, b, upstream, da, db).isOk());
+  ASSERT_TRUE(kernels::matmulGrad(a, b, upstream, &da, &db).isOk());
   expectGradients(forward, upstream, {&a, &b}, {&da, &db});
+
+  // Skipping the gradient of a leaves that of b as it was.
+  Tensor onlyDb = output();
+  ASSERT_TRUE(
+      kernels::matmulGrad(a, b, upstream, nullptr, &onlyDb).isOk());
+  ASSERT_EQ(onlyDb.shape(), db.shape());
+  for (int64_t i = 0; i < db.numel(); ++i)
+    EXPECT_EQ(onlyDb.data<double>()[i], db.data<double>()[i]);
 }
 
 TEST_F(GradKernelsTest, AddAndMulWithAndWithoutBias) {
