@@ -23,18 +23,12 @@ using namespace mlir;
 using namespace openks;
 using namespace openks::train;
 
-/// Tags `op` with `role`.
-static void setRole(Operation *op, Role role) {
-  op->setAttr(TrainDialect::kRoleAttrName,
-              RoleAttr::get(op->getContext(), role));
-}
-
 /// Returns whether `op` belongs to a backward pass or an optimizer.
 static bool isBackwardOrOptimizer(Operation &op) {
   if (isa<ParamGradOp, OptimizerOpInterface>(op))
     return true;
-  auto role = op.getAttrOfType<RoleAttr>(TrainDialect::kRoleAttrName);
-  return role && role.getValue() != Role::Forward;
+  std::optional<Role> role = getRole(&op);
+  return role && *role != Role::Forward;
 }
 
 namespace {

@@ -56,12 +56,6 @@ private:
 
 } // namespace
 
-/// Tags `op` with `role`.
-static void setRole(Operation *op, Role role) {
-  op->setAttr(TrainDialect::kRoleAttrName,
-              RoleAttr::get(op->getContext(), role));
-}
-
 LogicalResult AppendOptimizerPass::verifyOptions(Operation *anchor) {
   auto fail = [&]() { return anchor->emitError("openks-append-optimizer: "); };
   if (!(learningRate > 0))

@@ -108,9 +108,7 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
     auto average = train::ScaleOp::create(
         builder, loc, blockType, incoming,
         builder.getF64FloatAttr(1.0 / static_cast<double>(job.getTrainers())));
-    average->setAttr(train::TrainDialect::kRoleAttrName,
-                     train::RoleAttr::get(module.getContext(),
-                                          train::Role::Optimize));
+    train::setRole(average, train::Role::Optimize);
     grad = average;
   }
 

@@ -120,12 +120,10 @@ void WorkerBuilder::insertSends() {
     Location loc = param.update.optimizer->getLoc();
     for (auto [part, block] :
          llvm::zip(splitIntoBlocks(builder, loc, grad, param), param.blocks))
-      ps::SendOp::create(builder, loc, part,
-                         builder.getStringAttr(block.endpoint),
-                         builder.getStringAttr(block.name + "@GRAD"));
-    lastInserted[producer] = builder.getInsertionPoint() == body.end()
-                                 ? &body.back()
-                                 : &*std::prev(builder.getInsertionPoint());
+      lastInserted[producer] =
+          ps::SendOp::create(builder, loc, part,
+                             builder.getStringAttr(block.endpoint),
+                             builder.getStringAttr(block.name + "@GRAD"));
   }
 }
 

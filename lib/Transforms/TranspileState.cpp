@@ -101,14 +101,6 @@ FailureOr<SmallVector<ParamBlock>> openks::getParamBlocks(train::ParamOp param,
   return blocks;
 }
 
-/// Returns the role an op was tagged with by the minimize passes.
-static std::optional<train::Role> roleOf(Operation *op) {
-  if (auto role = op->getAttrOfType<train::RoleAttr>(
-          train::TrainDialect::kRoleAttrName))
-    return role.getValue();
-  return std::nullopt;
-}
-
 /// Collects the optimize-role ops `optimizer` depends on and the one value
 /// from outside them, the gradient.
 static LogicalResult collectUpdate(ParamUpdate &update) {
@@ -121,7 +113,7 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
     for (Value operand : op->getOperands()) {
       Operation *producer = operand.getDefiningOp();
       std::optional<train::Role> role =
-          producer ? roleOf(producer) : std::nullopt;
+          producer ? train::getRole(producer) : std::nullopt;
       if (role == train::Role::Optimize || role == train::Role::LRSchedule) {
         worklist.push_back(producer);
         continue;
@@ -136,11 +128,11 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
   // The schedule's side effects (advancing its step counter) belong to
   // every update that reads its rate.
   bool usesSchedule = llvm::any_of(ops, [](Operation *op) {
-    return roleOf(op) == train::Role::LRSchedule;
+    return train::getRole(op) == train::Role::LRSchedule;
   });
   if (usesSchedule)
     for (Operation &op : *update.optimizer->getBlock())
-      if (roleOf(&op) == train::Role::LRSchedule)
+      if (train::getRole(&op) == train::Role::LRSchedule)
         ops.insert(&op);
   update.ops = ops.takeVector();
   // Program order, for cloning.

@@ -12,6 +12,17 @@ using namespace openks::train;
 
 #include "dialects/Train/IR/TrainDialect.cpp.inc"
 
+void openks::train::setRole(Operation *op, Role role) {
+  op->setAttr(TrainDialect::kRoleAttrName,
+              RoleAttr::get(op->getContext(), role));
+}
+
+std::optional<Role> openks::train::getRole(Operation *op) {
+  if (auto role = op->getAttrOfType<RoleAttr>(TrainDialect::kRoleAttrName))
+    return role.getValue();
+  return std::nullopt;
+}
+
 LogicalResult TrainDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
   if (attribute.getName() != kRoleAttrName)

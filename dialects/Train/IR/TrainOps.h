@@ -26,6 +26,12 @@ struct ParameterResource
   llvm::StringRef getName() final { return "train.parameter"; }
 };
 
+/// Tags `op` with `role` (the discardable `train.role` attribute).
+void setRole(mlir::Operation *op, Role role);
+
+/// Returns the role `op` is tagged with, if any.
+std::optional<Role> getRole(mlir::Operation *op);
+
 /// The gradient slots train.param_grad fills.
 struct GradientResource
     : public mlir::SideEffects::Resource::Base<GradientResource> {
