@@ -74,7 +74,6 @@ public:
   const std::vector<FeedSpec> &inputSpecs() const { return inputSpecs_; }
   const std::vector<const Tensor *> &outputs() const { return outputs_; }
   const std::vector<std::string> &outputNames() const { return outputNames_; }
-  size_t numInstructions() const { return instructions_.size(); }
 
 private:
   // Deques keep element addresses stable as the plan grows: kernels capture
