@@ -18,11 +18,6 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit", "I
 
 config.substitutions.append(("%openks_src_root", config.openks_src_root))
 
-# In -DOPENKS_SANITIZE=address builds, LLVM's inline allocator code compiled
-# into our objects poisons memory that Debian's uninstrumented MLIR libraries
-# then use legitimately. Manual poisoning is turned off; every other check
-# (overflows, use-after-free, leaks) stays on.
-config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0"
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
