@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace openks {
@@ -153,6 +154,9 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
       return failure();
     bool sliced = blocks->size() > 1;
     Operation *program = update.param->getParentOp();
+    llvm::DenseSet<StringAttr> elementwise;
+    for (FlatSymbolRefAttr name : update.optimizer.getElementwiseState())
+      elementwise.insert(name.getAttr());
     for (const ParamBlock &block : *blocks) {
       ps::ServerOp server = servers.lookup(block.endpoint);
       if (!server)
@@ -160,39 +164,27 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
                << block.endpoint << ", which is not a server of the job";
       declare(server, update.param, block.name, sliced, block.rowBegin,
               block.rows);
-      // Element-wise state follows the parameter's rows; rank-0 state and
-      // everything else the update reads (the learning rate) is copied.
-      auto declareState = [&](FlatSymbolRefAttr name, bool elementwise) {
-        Operation *state = symbols.lookupSymbolIn(program, name.getAttr());
-        if (auto param = dyn_cast_or_null<train::ParamOp>(state))
-          declare(server, param, name.getValue(), sliced && elementwise,
-                  block.rowBegin, block.rows);
-      };
-      for (FlatSymbolRefAttr state : update.optimizer.getElementwiseState())
-        declareState(state, /*elementwise=*/true);
-      for (FlatSymbolRefAttr state : update.optimizer.getScalarState())
-        declareState(state, /*elementwise=*/false);
       // State the update writes itself (a schedule's step counter) is kept
-      // per block: `<name>.<block>`; each block's update advances its own.
+      // per block, `<name>.<block>`: each block's update advances its own.
+      // Element-wise state follows the parameter's rows; the rest (rank-0
+      // state, the learning rate) is copied whole.
       llvm::StringMap<std::string> renamed;
       renamed[update.param.getSymName()] = block.name;
       for (Operation *op : update.ops)
         if (auto write = dyn_cast<train::WriteOp>(op))
           renamed[write.getParam()] =
               (write.getParam() + "." + block.name).str();
-      for (Operation *op : update.ops) {
-        auto read = dyn_cast<train::ReadOp>(op);
-        if (!read || read.getParam() == update.param.getSymName())
-          continue;
-        auto it = renamed.find(read.getParam());
-        if (it == renamed.end()) {
-          declareState(read.getParamAttr(), /*elementwise=*/false);
-          continue;
-        }
+      for (StringAttr name : update.state) {
         auto state = dyn_cast_or_null<train::ParamOp>(
-            symbols.lookupSymbolIn(program, read.getParamAttr().getAttr()));
-        if (state)
+            symbols.lookupSymbolIn(program, name));
+        if (!state)
+          continue;
+        if (auto it = renamed.find(name.getValue()); it != renamed.end())
           declare(server, state, it->second, /*sliced=*/false, 0, 0);
+        else
+          declare(server, state, name.getValue(),
+                  sliced && elementwise.contains(name), block.rowBegin,
+                  block.rows);
       }
       addUpdate(server, update, block, renamed);
     }

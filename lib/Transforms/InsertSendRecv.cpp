@@ -132,14 +132,7 @@ void WorkerBuilder::moveOptimizerToServers() {
   llvm::DenseSet<Attribute> stateNames;
   for (DistributedParam &param : params) {
     serverOps.insert(param.update.ops.begin(), param.update.ops.end());
-    for (FlatSymbolRefAttr state : param.update.optimizer.getElementwiseState())
-      stateNames.insert(state.getAttr());
-    for (FlatSymbolRefAttr state : param.update.optimizer.getScalarState())
-      stateNames.insert(state.getAttr());
-    for (Operation *op : param.update.ops)
-      if (auto read = dyn_cast<train::ReadOp>(op))
-        if (read.getParam() != param.update.param.getSymName())
-          stateNames.insert(read.getParamAttr().getAttr());
+    stateNames.insert(param.update.state.begin(), param.update.state.end());
   }
   // Users come after their producers: erase from the back.
   Block &body = step.getBody().front();

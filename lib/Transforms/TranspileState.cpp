@@ -139,6 +139,20 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
   llvm::sort(update.ops, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
   });
+
+  llvm::SetVector<StringAttr> state;
+  for (FlatSymbolRefAttr name : update.optimizer.getElementwiseState())
+    state.insert(name.getAttr());
+  for (FlatSymbolRefAttr name : update.optimizer.getScalarState())
+    state.insert(name.getAttr());
+  for (Operation *op : update.ops) {
+    if (auto read = dyn_cast<train::ReadOp>(op))
+      state.insert(read.getParamAttr().getAttr());
+    if (auto write = dyn_cast<train::WriteOp>(op))
+      state.insert(write.getParamAttr().getAttr());
+  }
+  state.remove(update.param.getSymNameAttr());
+  update.state = state.takeVector();
   return success();
 }
 

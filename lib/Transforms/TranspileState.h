@@ -57,6 +57,9 @@ struct ParamUpdate {
   train::OptimizerOpInterface optimizer;
   mlir::Value grad;
   llvm::SmallVector<mlir::Operation *> ops;
+  /// Every other parameter the update touches: the optimizer's state, the
+  /// learning rate, a schedule's step counter.
+  llvm::SmallVector<mlir::StringAttr> state;
 };
 
 /// Returns the update of every optimized parameter, in optimizer-op order.
