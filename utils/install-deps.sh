@@ -14,7 +14,6 @@ packages=(
   python3-psutil
   # LLVM/MLIR 22: libraries, mlir-tblgen, lit, FileCheck, not, split-file.
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  libprotobuf-dev protobuf-compiler
   libfmt-dev
   libeigen3-dev
   libbenchmark-dev

@@ -12,9 +12,9 @@
 #ifndef OPENKS_INITALLDIALECTS_H
 #define OPENKS_INITALLDIALECTS_H
 
-#include "dialects/PS/IR/PSDialect.h"
-#include "dialects/Train/IR/TrainDialect.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "openks/Dialect/PS/IR/PSDialect.h"
+#include "openks/Dialect/Train/IR/TrainDialect.h"
 
 namespace openks {
 

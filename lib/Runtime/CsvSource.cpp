@@ -13,6 +13,7 @@
 
 #include <algorithm>
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::detail;
 
@@ -22,9 +23,10 @@ Status openks::runtime::detail::readCsv(const std::string &path,
   return forEachDataLine(path, [&](std::string_view line) {
     int64_t fields = std::count(line.begin(), line.end(), ',') + 1;
     if (fields != width + 1)
-      return Status::error("expected {} comma-separated numbers ({} features, "
-                           "then the label), got {}",
-                           width + 1, width, fields);
+      return Status::invalidArgument(
+          "expected {} comma-separated numbers ({} features, "
+          "then the label), got {}",
+          width + 1, width, fields);
     for (int64_t field = 1; field <= width; ++field) {
       size_t comma = line.find(',');
       double value;

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <fstream>
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::detail;
 
@@ -45,19 +46,21 @@ RowSource::RowSource(Layout layout, Shard shard, int64_t numRows)
 Status RowSource::checkFeeds(const std::vector<Tensor *> &feeds, int64_t rows,
                              int64_t globalBatch) const {
   if (feeds.size() != layout_.feeds.size())
-    return Status::error("the data source fills {} arguments, got {} tensors",
-                         layout_.feeds.size(), feeds.size());
+    return Status::invalidArgument(
+        "the data source fills {} arguments, got {} tensors",
+        layout_.feeds.size(), feeds.size());
   for (size_t i = 0; i < feeds.size(); ++i) {
     const FeedSpec &spec = layout_.feeds[i];
     if (!feeds[i] || feeds[i]->dtype() != spec.dtype)
-      return Status::error("argument {} must be {}, got {}", i, describe(spec),
-                           feeds[i] ? feeds[i]->typeString() : "no tensor");
+      return Status::invalidArgument(
+          "argument {} must be {}, got {}", i, describe(spec),
+          feeds[i] ? feeds[i]->typeString() : "no tensor");
     if (spec.shape[0] >= 0 && spec.shape[0] != rows)
-      return Status::error("argument {} has a static batch of {} rows, but "
-                           "trainer {} of {} gets {} rows of a global batch "
-                           "of {}",
-                           i, spec.shape[0], shard_.index, shard_.count, rows,
-                           globalBatch);
+      return Status::invalidArgument(
+          "argument {} has a static batch of {} rows, but "
+          "trainer {} of {} gets {} rows of a global batch "
+          "of {}",
+          i, spec.shape[0], shard_.index, shard_.count, rows, globalBatch);
   }
   return Status::ok();
 }
@@ -92,12 +95,13 @@ static void storeRow(Tensor &feed, int64_t at, const Element *source,
 Status RowSource::next(int64_t globalBatch,
                        const std::vector<Tensor *> &feeds) {
   if (globalBatch < 1)
-    return Status::error("a global batch needs at least one row, got {}",
-                         globalBatch);
+    return Status::invalidArgument(
+        "a global batch needs at least one row, got {}", globalBatch);
   if (globalBatch < shard_.count)
-    return Status::error("a global batch of {} rows cannot be split among {} "
-                         "trainers",
-                         globalBatch, shard_.count);
+    return Status::invalidArgument(
+        "a global batch of {} rows cannot be split among {} "
+        "trainers",
+        globalBatch, shard_.count);
   int64_t begin = shard_.index * globalBatch / shard_.count;
   int64_t end = (shard_.index + 1) * globalBatch / shard_.count;
   int64_t rows = end - begin;
@@ -184,7 +188,7 @@ Status openks::runtime::detail::forEachDataLine(
     const std::function<Status(std::string_view)> &parseRow) {
   std::ifstream in(path);
   if (!in)
-    return Status::error("cannot open {}: {}", path, std::strerror(errno));
+    return Status::notFound("cannot open {}: {}", path, std::strerror(errno));
   std::string line;
   int64_t lineNumber = 0;
   bool sawRow = false;
@@ -199,9 +203,9 @@ Status openks::runtime::detail::forEachDataLine(
       return status.withContext(fmt::format("{}:{}", path, lineNumber));
   }
   if (in.bad())
-    return Status::error("cannot read {}: {}", path, std::strerror(errno));
+    return Status::dataLoss("cannot read {}: {}", path, std::strerror(errno));
   if (!sawRow)
-    return Status::error("{} holds no data rows", path);
+    return Status::invalidArgument("{} holds no data rows", path);
   return Status::ok();
 }
 
@@ -217,16 +221,16 @@ template <typename T> static bool parseAll(std::string_view token, T &value) {
 Status openks::runtime::detail::parseNumber(std::string_view token,
                                             double &value) {
   if (!parseAll(token, value))
-    return Status::error("'{}' is not a number", token);
+    return Status::invalidArgument("'{}' is not a number", token);
   if (!std::isfinite(value))
-    return Status::error("'{}' is not a finite number", token);
+    return Status::invalidArgument("'{}' is not a finite number", token);
   return Status::ok();
 }
 
 Status openks::runtime::detail::parseInteger(std::string_view token,
                                              int64_t &value) {
   if (!parseAll(token, value))
-    return Status::error("'{}' is not an integer", token);
+    return Status::invalidArgument("'{}' is not an integer", token);
   return Status::ok();
 }
 
@@ -234,21 +238,22 @@ Status openks::runtime::detail::parseLabel(std::string_view token,
                                            bool classLabels, int64_t &label) {
   double value;
   if (!parseNumber(token, value).isOk())
-    return Status::error("label '{}' is not a number", token);
+    return Status::invalidArgument("label '{}' is not a number", token);
   if (!classLabels) {
     if (value != 0 && value != 1)
-      return Status::error("binary label {} is not 0 or 1{}", token,
-                           value == -1 ? " (write -1 labels as 0)" : "");
+      return Status::invalidArgument("binary label {} is not 0 or 1{}", token,
+                                     value == -1 ? " (write -1 labels as 0)"
+                                                 : "");
     label = static_cast<int64_t>(value);
     return Status::ok();
   }
   if (value != std::trunc(value))
-    return Status::error("class label {} is not an integer", token);
+    return Status::invalidArgument("class label {} is not an integer", token);
   if (value < 0)
-    return Status::error("class label {} is negative", token);
+    return Status::invalidArgument("class label {} is negative", token);
   // Larger integers are not exact as doubles (nor plausible class ids).
   if (value >= 0x1p53)
-    return Status::error("class label {} is too large", token);
+    return Status::invalidArgument("class label {} is too large", token);
   label = static_cast<int64_t>(value);
   return Status::ok();
 }
@@ -293,11 +298,11 @@ static Status checkLayout(const Kind &kind, const std::vector<FeedSpec> &feeds,
     std::vector<std::string> got;
     for (const FeedSpec &feed : feeds)
       got.push_back(describe(feed));
-    return Status::error("{} data cannot fill the step arguments ({}): {}; it "
-                         "fills {}, then labels tensor<?xi64> (class ids) or "
-                         "tensor<?x1xf32> (or f64; 0/1 labels)",
-                         kind.name, fmt::join(got, ", "), reason,
-                         kind.expected);
+    return Status::invalidArgument(
+        "{} data cannot fill the step arguments ({}): {}; it "
+        "fills {}, then labels tensor<?xi64> (class ids) or "
+        "tensor<?x1xf32> (or f64; 0/1 labels)",
+        kind.name, fmt::join(got, ", "), reason, kind.expected);
   };
   if (feeds.size() < 2 || feeds.size() > 3)
     return mismatch(fmt::format("{} argument{}", feeds.size(),
@@ -356,12 +361,13 @@ Status openks::runtime::openDataSource(const std::string &spec,
       std::begin(kKinds), std::end(kKinds),
       [&](const Kind &candidate) { return kindName == candidate.name; });
   if (kind == std::end(kKinds))
-    return Status::error("unknown data source '{}'; expected csv:PATH, "
-                         "libsvm:PATH or synthetic:key=value,...",
-                         spec);
+    return Status::invalidArgument(
+        "unknown data source '{}'; expected csv:PATH, "
+        "libsvm:PATH or synthetic:key=value,...",
+        spec);
   if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
-    return Status::error("invalid shard: trainer {} of {}", shard.index,
-                         shard.count);
+    return Status::invalidArgument("invalid shard: trainer {} of {}",
+                                   shard.index, shard.count);
 
   Layout layout;
   OPENKS_RETURN_IF_ERROR(checkLayout(*kind, feeds, layout));
@@ -369,7 +375,8 @@ Status openks::runtime::openDataSource(const std::string &spec,
     return openSynthetic(rest, std::move(layout), shard, source)
         .withContext("synthetic data");
   if (rest.empty())
-    return Status::error("{} data needs a file: {}:PATH", kindName, kindName);
+    return Status::invalidArgument("{} data needs a file: {}:PATH", kindName,
+                                   kindName);
   Table table;
   OPENKS_RETURN_IF_ERROR(kindName == "csv" ? readCsv(rest, layout, table)
                                            : readLibsvm(rest, layout, table));

@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+using namespace openks;
 using namespace openks::runtime;
 
 /// Writes f(e) for every element of `out`, where e is the element's index in
@@ -32,8 +33,8 @@ static Status fillFloat(Tensor &out, int64_t firstIndex, Fn &&valueOf) {
   case DType::I64:
     break;
   }
-  return Status::error("random initializers need a float tensor, got {}",
-                       out.typeString());
+  return Status::invalidArgument(
+      "random initializers need a float tensor, got {}", out.typeString());
 }
 
 Status openks::runtime::initialize(const InitializerSpec &spec,
@@ -41,12 +42,12 @@ Status openks::runtime::initialize(const InitializerSpec &spec,
                                    Tensor &out) {
   if (whole.rank() != out.rank() ||
       (out.rank() > 0 && (whole.rowWidth() != out.shape().rowWidth() ||
-                          rowBegin < 0 ||
-                          rowBegin + out.dim(0) > whole[0])) ||
+                          rowBegin < 0 || rowBegin + out.dim(0) > whole[0])) ||
       (out.rank() == 0 && rowBegin != 0))
-    return Status::error("cannot initialise {} as rows from {} of a {} "
-                         "parameter",
-                         out.shape().str(), rowBegin, whole.str());
+    return Status::invalidArgument(
+        "cannot initialise {} as rows from {} of a {} "
+        "parameter",
+        out.shape().str(), rowBegin, whole.str());
   int64_t firstIndex = rowBegin * (whole.rank() > 0 ? whole.rowWidth() : 1);
   Philox philox(spec.seed);
   switch (spec.kind) {
@@ -67,17 +68,17 @@ Status openks::runtime::initialize(const InitializerSpec &spec,
     });
   case InitializerSpec::Kind::Xavier: {
     if (whole.rank() == 0)
-      return Status::error("xavier initialisation needs rank >= 1");
+      return Status::invalidArgument("xavier initialisation needs rank >= 1");
     double fanIn = static_cast<double>(whole[0]);
-    double fanOut = whole.rank() == 1 ? fanIn
-                                      : static_cast<double>(whole.rowWidth());
+    double fanOut =
+        whole.rank() == 1 ? fanIn : static_cast<double>(whole.rowWidth());
     double limit = std::sqrt(6.0 / (fanIn + fanOut));
     return fillFloat(out, firstIndex, [&](int64_t index) {
       return -limit + 2 * limit * philox.uniform(index);
     });
   }
   }
-  return Status::error("unknown initializer kind");
+  return Status::internal("unknown initializer kind");
 }
 
 uint64_t openks::runtime::mixSeed(uint64_t seed, uint64_t runSeed) {

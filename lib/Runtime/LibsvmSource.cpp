@@ -13,6 +13,7 @@
 
 #include <algorithm>
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::detail;
 
@@ -34,13 +35,15 @@ static std::string_view takeToken(std::string_view &text) {
 static Status parseFeature(std::string_view token, int64_t &id, double &value) {
   size_t colon = token.find(':');
   if (colon == std::string_view::npos)
-    return Status::error("bad feature '{}': expected id:value", token);
+    return Status::invalidArgument("bad feature '{}': expected id:value",
+                                   token);
   std::string_view idText = token.substr(0, colon);
   if (!parseInteger(idText, id).isOk())
-    return Status::error("bad feature '{}': id '{}' is not an integer", token,
-                         idText);
+    return Status::invalidArgument(
+        "bad feature '{}': id '{}' is not an integer", token, idText);
   if (id < 0)
-    return Status::error("bad feature '{}': id {} is negative", token, id);
+    return Status::invalidArgument("bad feature '{}': id {} is negative", token,
+                                   id);
   return parseNumber(token.substr(colon + 1), value)
       .withContext(fmt::format("bad feature '{}'", token));
 }
@@ -54,9 +57,10 @@ Status openks::runtime::detail::readLibsvm(const std::string &path,
     for (std::string_view scan = line; !takeToken(scan).empty();)
       ++features;
     if (features > width)
-      return Status::error("{} features, but a row holds at most {} (the "
-                           "width of the ids argument)",
-                           features, width);
+      return Status::invalidArgument(
+          "{} features, but a row holds at most {} (the "
+          "width of the ids argument)",
+          features, width);
     int64_t label;
     OPENKS_RETURN_IF_ERROR(parseLabel(labelText, layout.classLabels, label));
     table.labels.push_back(label);

@@ -6,6 +6,7 @@
 
 #include "openks/Runtime/Plan.h"
 
+using namespace openks;
 using namespace openks::runtime;
 
 Tensor &Plan::addParameter(Parameter parameter) {

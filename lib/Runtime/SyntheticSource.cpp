@@ -21,6 +21,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::detail;
 
@@ -144,32 +145,35 @@ static Status parseOptions(std::string_view text, const Layout &layout,
                                            : text.substr(comma + 1);
     size_t equals = item.find('=');
     if (equals == std::string_view::npos)
-      return Status::error("option '{}' is not key=value", item);
+      return Status::invalidArgument("option '{}' is not key=value", item);
     std::string_view key = trimSpace(item.substr(0, equals));
     std::string_view valueText = trimSpace(item.substr(equals + 1));
     Option *option = std::find_if(
         std::begin(table), std::end(table),
         [&](const Option &candidate) { return key == candidate.key; });
     if (option == std::end(table))
-      return Status::error("unknown option '{}' (expected seed, rows, classes "
-                           "or vocab)",
-                           key);
+      return Status::invalidArgument(
+          "unknown option '{}' (expected seed, rows, classes "
+          "or vocab)",
+          key);
     if (option->seen)
-      return Status::error("option '{}' is given twice", key);
+      return Status::invalidArgument("option '{}' is given twice", key);
     option->seen = true;
     if (!parseInteger(valueText, *option->value).isOk() ||
         *option->value < option->min)
-      return Status::error("{} must be an integer >= {}, got '{}'", key,
-                           option->min, valueText);
+      return Status::invalidArgument("{} must be an integer >= {}, got '{}'",
+                                     key, option->min, valueText);
   }
   const Option &vocab = table[3];
   if (!layout.classLabels && options.classes != 2)
-    return Status::error("classes={} needs class labels tensor<?xi64>; 0/1 "
-                         "labels have 2 classes",
-                         options.classes);
+    return Status::invalidArgument(
+        "classes={} needs class labels tensor<?xi64>; 0/1 "
+        "labels have 2 classes",
+        options.classes);
   if (vocab.seen && !layout.sparse)
-    return Status::error("vocab applies to ids tensor<?xKxi64>, but the "
-                         "features are dense");
+    return Status::invalidArgument(
+        "vocab applies to ids tensor<?xKxi64>, but the "
+        "features are dense");
   return Status::ok();
 }
 

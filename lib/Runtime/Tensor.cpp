@@ -6,11 +6,12 @@
 
 #include "openks/Runtime/Tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
-#include <algorithm>
 
+using namespace openks;
 using namespace openks::runtime;
 
 size_t openks::runtime::dtypeSize(DType dtype) {
@@ -102,8 +103,8 @@ Tensor::Tensor(DType dtype, const Shape &shape) : dtype_(dtype) {
 void Tensor::reserve(int64_t numel) {
   if (numel <= capacity_ && buffer_)
     return;
-  size_t bytes = static_cast<size_t>(std::max<int64_t>(numel, 1)) *
-                 dtypeSize(dtype_);
+  size_t bytes =
+      static_cast<size_t>(std::max<int64_t>(numel, 1)) * dtypeSize(dtype_);
   bytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   void *pointer = std::aligned_alloc(kAlignment, bytes);
   if (!pointer) {
@@ -126,8 +127,7 @@ void Tensor::setZero() {
 void Tensor::copyFrom(const Tensor &other) {
   assert(other.dtype_ == dtype_ && "copy between element types");
   resize(other.shape_);
-  std::memcpy(buffer_.get(), other.buffer_.get(),
-              numel() * dtypeSize(dtype_));
+  std::memcpy(buffer_.get(), other.buffer_.get(), numel() * dtypeSize(dtype_));
 }
 
 std::string Tensor::typeString() const {

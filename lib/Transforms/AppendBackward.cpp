@@ -6,7 +6,7 @@
 
 #include "openks/Transforms/Passes.h"
 
-#include "dialects/Train/IR/TrainOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -153,8 +153,8 @@ LogicalResult StepDifferentiator::run() {
   }
 
   // Everything between the forward ops and the yield is new.
-  Block::iterator first = lastForward ? std::next(lastForward->getIterator())
-                                      : body.begin();
+  Block::iterator first =
+      lastForward ? std::next(lastForward->getIterator()) : body.begin();
   for (Operation &op : llvm::make_range(first, yield->getIterator()))
     setRole(&op, Role::Backward);
   return success();

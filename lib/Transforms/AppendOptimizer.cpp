@@ -6,7 +6,7 @@
 
 #include "openks/Transforms/Passes.h"
 
-#include "dialects/Train/IR/TrainOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -40,8 +40,7 @@ private:
   /// Creates a frozen parameter `name` before `step`, or fails on `step` if
   /// the name is taken.
   FailureOr<FlatSymbolRefAttr> createState(StepOp step, StringRef name,
-                                           RankedTensorType type,
-                                           double value);
+                                           RankedTensorType type, double value);
 
   /// The symbol table of the program being rewritten (one lookup structure
   /// for all state parameters keeps the pass linear).
@@ -61,11 +60,10 @@ LogicalResult AppendOptimizerPass::verifyOptions(Operation *anchor) {
   if (!(learningRate > 0))
     return fail() << "lr must be positive, got " << double(learningRate);
   if (momentum < 0)
-    return fail() << "momentum must be non-negative, got "
-                  << double(momentum);
+    return fail() << "momentum must be non-negative, got " << double(momentum);
   if (beta1 < 0 || beta1 >= 1 || beta2 < 0 || beta2 >= 1)
-    return fail() << "beta1 and beta2 must be in [0, 1), got "
-                  << double(beta1) << " and " << double(beta2);
+    return fail() << "beta1 and beta2 must be in [0, 1), got " << double(beta1)
+                  << " and " << double(beta2);
   if (epsilon < 0)
     return fail() << "epsilon must be non-negative, got " << double(epsilon);
   if (weightDecay < 0)
@@ -192,11 +190,10 @@ LogicalResult AppendOptimizerPass::emitUpdate(OpBuilder &builder, StepOp step,
         return failure();
       state.push_back(*symbol);
     }
-    update = AdamOp::create(builder, loc, param, grad, lr, state[0], state[1],
-                            state[2], state[3], builder.getF64FloatAttr(beta1),
-                            builder.getF64FloatAttr(beta2),
-                            builder.getF64FloatAttr(epsilon > 0 ? epsilon
-                                                                : 1e-8));
+    update = AdamOp::create(
+        builder, loc, param, grad, lr, state[0], state[1], state[2], state[3],
+        builder.getF64FloatAttr(beta1), builder.getF64FloatAttr(beta2),
+        builder.getF64FloatAttr(epsilon > 0 ? epsilon : 1e-8));
     break;
   }
   case OptimizerKind::Adagrad: {

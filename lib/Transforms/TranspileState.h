@@ -12,8 +12,8 @@
 #ifndef OPENKS_LIB_TRANSFORMS_TRANSPILESTATE_H
 #define OPENKS_LIB_TRANSFORMS_TRANSPILESTATE_H
 
-#include "dialects/PS/IR/PSOps.h"
-#include "dialects/Train/IR/TrainOps.h"
+#include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

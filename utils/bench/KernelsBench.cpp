@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 #include <random>
 
+using namespace openks;
 using namespace openks::runtime;
 
 namespace {
@@ -60,7 +61,8 @@ void BM_EigenGemm(benchmark::State &state) {
       out(DType::F32, Shape{m, n});
   randomize(a, 1);
   randomize(b, 2);
-  Eigen::Map<const Matrix> aMap(a.data<float>(), m, k), bMap(b.data<float>(), k, n);
+  Eigen::Map<const Matrix> aMap(a.data<float>(), m, k),
+      bMap(b.data<float>(), k, n);
   Eigen::Map<Matrix> outMap(out.data<float>(), m, n);
   for (auto _ : state) {
     outMap.noalias() = aMap * bMap;

@@ -27,8 +27,8 @@
 #ifndef OPENKS_RUNTIME_DATASOURCE_H
 #define OPENKS_RUNTIME_DATASOURCE_H
 
-#include "openks/Runtime/Status.h"
 #include "openks/Runtime/Tensor.h"
+#include "openks/Support/Status.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,4 +1,5 @@
-//===- Initializers.h - Slice-consistent parameter initialisation -*- C++ -*-===//
+//===- Initializers.h - Slice-consistent parameter initialisation -*- C++
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -15,8 +16,8 @@
 #ifndef OPENKS_RUNTIME_INITIALIZERS_H
 #define OPENKS_RUNTIME_INITIALIZERS_H
 
-#include "openks/Runtime/Status.h"
 #include "openks/Runtime/Tensor.h"
+#include "openks/Support/Status.h"
 
 #include <cstdint>
 

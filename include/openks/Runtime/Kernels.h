@@ -23,8 +23,8 @@
 #ifndef OPENKS_RUNTIME_KERNELS_H
 #define OPENKS_RUNTIME_KERNELS_H
 
-#include "openks/Runtime/Status.h"
 #include "openks/Runtime/Tensor.h"
+#include "openks/Support/Status.h"
 
 #include <cstdint>
 #include <optional>
@@ -85,11 +85,11 @@ Status scale(const Tensor &x, double factor, Tensor &out);
 Status matmulGrad(const Tensor &a, const Tensor &b, const Tensor &dout,
                   Tensor *da, Tensor *db);
 /// dx = dout; dy = dout, or its sum over the leading dimensions for a bias.
-Status addGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
-               Tensor &dx, Tensor &dy);
+Status addGrad(const Tensor &x, const Tensor &y, const Tensor &dout, Tensor &dx,
+               Tensor &dy);
 /// dx = dout * y; dy = dout * x (summed over leading dimensions for a bias).
-Status mulGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
-               Tensor &dx, Tensor &dy);
+Status mulGrad(const Tensor &x, const Tensor &y, const Tensor &dout, Tensor &dx,
+               Tensor &dy);
 /// dx = dout where out > 0, else 0.
 Status reluGrad(const Tensor &out, const Tensor &dout, Tensor &dx);
 /// dx = dout * out * (1 - out).
@@ -113,14 +113,13 @@ Status reduceSumGrad(const Tensor &x, const Tensor &dout,
 /// dx = dout in the shape of x.
 Status reshapeGrad(const Tensor &x, const Tensor &dout, Tensor &dx);
 /// Splits dout along `axis` back into one gradient per input.
-Status concatGrad(const std::vector<const Tensor *> &inputs,
-                  const Tensor &dout, int64_t axis,
-                  const std::vector<Tensor *> &dinputs);
+Status concatGrad(const std::vector<const Tensor *> &inputs, const Tensor &dout,
+                  int64_t axis, const std::vector<Tensor *> &dinputs);
 /// dtable (shape `tableShape`) = scatter-add of dout's rows at ids, skipping
 /// `paddingIdx`. An id outside the table is an error.
 Status embeddingGrad(const Tensor &ids, const Tensor &dout,
-                     const Shape &tableShape,
-                     std::optional<int64_t> paddingIdx, Tensor &dtable);
+                     const Shape &tableShape, std::optional<int64_t> paddingIdx,
+                     Tensor &dtable);
 
 //===----------------------------------------------------------------------===//
 // Optimizers: update `param` (and state) in place; lr is a rank-0 tensor.
@@ -133,9 +132,9 @@ Status momentum(Tensor &param, Tensor &velocity, const Tensor &grad,
                 const Tensor &lr, double mu, bool nesterov);
 /// Paddle's adam: moments, bias correction from the beta powers, then
 /// beta1Pow *= beta1 and beta2Pow *= beta2.
-Status adam(Tensor &param, Tensor &moment1, Tensor &moment2,
-            Tensor &beta1Pow, Tensor &beta2Pow, const Tensor &grad,
-            const Tensor &lr, double beta1, double beta2, double epsilon);
+Status adam(Tensor &param, Tensor &moment1, Tensor &moment2, Tensor &beta1Pow,
+            Tensor &beta2Pow, const Tensor &grad, const Tensor &lr,
+            double beta1, double beta2, double epsilon);
 /// moment += grad^2; param -= lr * grad / (sqrt(moment) + epsilon).
 Status adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
                const Tensor &lr, double epsilon);

@@ -17,8 +17,8 @@
 
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Initializers.h"
-#include "openks/Runtime/Status.h"
 #include "openks/Runtime/Tensor.h"
+#include "openks/Support/Status.h"
 
 #include <deque>
 #include <functional>

@@ -7,8 +7,8 @@
 #ifndef OPENKS_TRANSFORMS_PASSES_H
 #define OPENKS_TRANSFORMS_PASSES_H
 
-#include "dialects/PS/IR/PSOps.h"
 #include "mlir/Pass/Pass.h"
+#include "openks/Dialect/PS/IR/PSOps.h"
 
 #include <cstdint>
 

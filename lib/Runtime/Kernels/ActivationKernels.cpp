@@ -14,6 +14,7 @@
 
 #include "KernelUtils.h"
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::kernels::detail;
 
@@ -76,7 +77,7 @@ Status kernels::tanhGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
 
 Status kernels::softmax(const Tensor &x, Tensor &out) {
   if (x.rank() == 0)
-    return Status::error("softmax: x must have rank 1 or more");
+    return Status::invalidArgument("softmax: x must have rank 1 or more");
   OPENKS_RETURN_IF_ERROR(checkDType("softmax", "out", out, x.dtype()));
   out.resize(x.shape());
   return dispatchFloat("softmax", x.dtype(), [&](auto tag) {
@@ -91,7 +92,8 @@ Status kernels::softmax(const Tensor &x, Tensor &out) {
 
 Status kernels::softmaxGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
   if (out.rank() == 0)
-    return Status::error("softmax_grad: out must have rank 1 or more");
+    return Status::invalidArgument(
+        "softmax_grad: out must have rank 1 or more");
   OPENKS_RETURN_IF_ERROR(checkLike("softmax_grad", "dout", dout, out));
   OPENKS_RETURN_IF_ERROR(checkDType("softmax_grad", "dx", dx, out.dtype()));
   dx.resize(out.shape());

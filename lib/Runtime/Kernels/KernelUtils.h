@@ -16,8 +16,8 @@
 #ifndef OPENKS_LIB_RUNTIME_KERNELS_KERNELUTILS_H
 #define OPENKS_LIB_RUNTIME_KERNELS_KERNELUTILS_H
 
-#include "openks/Runtime/Status.h"
 #include "openks/Runtime/Tensor.h"
+#include "openks/Support/Status.h"
 
 #include <Eigen/Core>
 #include <cassert>
@@ -100,8 +100,8 @@ Status dispatchFloat(const char *op, DType dtype, Fn &&fn) {
   case DType::I64:
     break;
   }
-  return Status::error("{}: expected an f32 or f64 tensor, got {}", op,
-                       dtypeName(dtype));
+  return Status::invalidArgument("{}: expected an f32 or f64 tensor, got {}",
+                                 op, dtypeName(dtype));
 }
 
 /// Returns an error unless `tensor` (called `name` in `op`) has `dtype`.
@@ -109,8 +109,9 @@ inline Status checkDType(const char *op, const char *name, const Tensor &tensor,
                          DType dtype) {
   if (tensor.dtype() == dtype)
     return Status::ok();
-  return Status::error("{}: {} has element type {}, expected {}", op, name,
-                       dtypeName(tensor.dtype()), dtypeName(dtype));
+  return Status::invalidArgument("{}: {} has element type {}, expected {}", op,
+                                 name, dtypeName(tensor.dtype()),
+                                 dtypeName(dtype));
 }
 
 /// Returns an error unless `tensor` (called `name` in `op`) has `rank`.
@@ -118,8 +119,9 @@ inline Status checkRank(const char *op, const char *name, const Tensor &tensor,
                         int rank) {
   if (tensor.rank() == rank)
     return Status::ok();
-  return Status::error("{}: {} has rank {} (shape {}), expected rank {}", op,
-                       name, tensor.rank(), tensor.shape().str(), rank);
+  return Status::invalidArgument(
+      "{}: {} has rank {} (shape {}), expected rank {}", op, name,
+      tensor.rank(), tensor.shape().str(), rank);
 }
 
 /// Returns an error unless `tensor` (called `name` in `op`) has `shape`.
@@ -127,8 +129,8 @@ inline Status checkShape(const char *op, const char *name, const Tensor &tensor,
                          const Shape &shape) {
   if (tensor.shape() == shape)
     return Status::ok();
-  return Status::error("{}: {} has shape {}, expected {}", op, name,
-                       tensor.shape().str(), shape.str());
+  return Status::invalidArgument("{}: {} has shape {}, expected {}", op, name,
+                                 tensor.shape().str(), shape.str());
 }
 
 /// Returns an error unless `tensor` (called `name` in `op`) has the element

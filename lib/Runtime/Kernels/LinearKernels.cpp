@@ -19,6 +19,7 @@
 #include <cmath>
 #include <functional>
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::kernels::detail;
 
@@ -34,8 +35,8 @@ static Status checkMatmulOperands(const char *op, const Tensor &a,
   OPENKS_RETURN_IF_ERROR(checkDType(op, "b", b, a.dtype()));
   if (a.dim(1) == b.dim(0))
     return Status::ok();
-  return Status::error("{}: cannot multiply {} by {}", op, a.shape().str(),
-                       b.shape().str());
+  return Status::invalidArgument("{}: cannot multiply {} by {}", op,
+                                 a.shape().str(), b.shape().str());
 }
 
 Status kernels::matmul(const Tensor &a, const Tensor &b, Tensor &out) {
@@ -87,9 +88,10 @@ static Status classifyRightOperand(const char *op, const Tensor &x,
   if (!isBias ||
       (y.rank() == 1 && x.rank() >= 1 && y.dim(0) == x.dim(x.rank() - 1)))
     return Status::ok();
-  return Status::error("{}: y has shape {}, expected {} or a bias over its "
-                       "last dimension",
-                       op, y.shape().str(), x.shape().str());
+  return Status::invalidArgument(
+      "{}: y has shape {}, expected {} or a bias over its "
+      "last dimension",
+      op, y.shape().str(), x.shape().str());
 }
 
 /// out = combine(x, y) element-wise, broadcasting a bias `y` over the rows of
@@ -177,7 +179,7 @@ Status kernels::fill(double value, Tensor &out) {
   // Integers in [-2^63, 2^63) convert exactly; anything else is an error.
   const double limit = std::ldexp(1.0, 63);
   if (value != std::trunc(value) || value < -limit || value >= limit)
-    return Status::error("fill: {} is not an i64 value", value);
+    return Status::invalidArgument("fill: {} is not an i64 value", value);
   std::fill_n(out.data<int64_t>(), out.numel(), static_cast<int64_t>(value));
   return Status::ok();
 }

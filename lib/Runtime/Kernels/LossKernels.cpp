@@ -14,6 +14,7 @@
 
 #include "KernelUtils.h"
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::kernels::detail;
 
@@ -33,8 +34,8 @@ static Status checkLabels(const char *op, const Tensor &logits,
   int64_t numClasses = logits.dim(1);
   for (int64_t row = 0, e = labels.numel(); row < e; ++row)
     if (ids[row] < 0 || ids[row] >= numClasses)
-      return Status::error("{}: label {} at row {} is outside [0, {})", op,
-                           ids[row], row, numClasses);
+      return Status::outOfRange("{}: label {} at row {} is outside [0, {})", op,
+                                ids[row], row, numClasses);
   return Status::ok();
 }
 
@@ -112,7 +113,8 @@ Status kernels::sigmoidCrossEntropyGrad(const Tensor &logits,
 Status kernels::mean(const Tensor &x, Tensor &out) {
   OPENKS_RETURN_IF_ERROR(checkDType("mean", "out", out, x.dtype()));
   if (x.numel() == 0)
-    return Status::error("mean: x ({}) has no elements", x.shape().str());
+    return Status::invalidArgument("mean: x ({}) has no elements",
+                                   x.shape().str());
   out.resize(Shape{});
   return dispatchFloat("mean", x.dtype(), [&](auto tag) {
     using T = decltype(tag);

@@ -16,6 +16,7 @@
 
 #include <cmath>
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::kernels::detail;
 
@@ -24,8 +25,9 @@ using namespace openks::runtime::kernels::detail;
 static Status readScalar(const char *op, const char *name, const Tensor &tensor,
                          double &value) {
   if (tensor.numel() != 1)
-    return Status::error("{}: {} must hold one element, but has shape {}", op,
-                         name, tensor.shape().str());
+    return Status::invalidArgument(
+        "{}: {} must hold one element, but has shape {}", op, name,
+        tensor.shape().str());
   return dispatchFloat(op, tensor.dtype(), [&](auto tag) {
     value = *tensor.data<decltype(tag)>();
   });

@@ -13,6 +13,7 @@
 
 #include <cmath>
 
+using namespace openks;
 using namespace openks::runtime;
 
 /// Returns the value of a rank-0 tensor of any dtype as a double.
@@ -41,8 +42,8 @@ static Status setScalar(Tensor &tensor, double value) {
   case DType::I64:
     break;
   }
-  return Status::error("a learning rate must be a float, got {}",
-                       tensor.typeString());
+  return Status::invalidArgument("a learning rate must be a float, got {}",
+                                 tensor.typeString());
 }
 
 Status kernels::increment(const Tensor &x, Tensor &out) {
@@ -102,7 +103,8 @@ Status kernels::clipByGlobalNorm(const std::vector<const Tensor *> &grads,
     else if (grad->dtype() == DType::F64)
       addSquares<double>(*grad, sumOfSquares);
     else
-      return Status::error("cannot clip a gradient of {}", grad->typeString());
+      return Status::invalidArgument("cannot clip a gradient of {}",
+                                     grad->typeString());
   }
   double norm = std::sqrt(sumOfSquares);
   double factor = maxNorm / std::max(norm, maxNorm);

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstring>
 
+using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::kernels::detail;
 
@@ -59,10 +60,12 @@ static Status makeReduceLayout(const char *op, const Shape &shape,
     isReduced[dim] = dims.empty();
   for (int64_t dim : dims) {
     if (dim < 0 || dim >= shape.rank())
-      return Status::error("{}: dimension {} is out of range for shape {}", op,
-                           dim, shape.str());
+      return Status::invalidArgument(
+          "{}: dimension {} is out of range for shape {}", op, dim,
+          shape.str());
     if (isReduced[dim])
-      return Status::error("{}: dimension {} is listed twice", op, dim);
+      return Status::invalidArgument("{}: dimension {} is listed twice", op,
+                                     dim);
     isReduced[dim] = true;
   }
   for (int dim = 0; dim < shape.rank(); ++dim) {
@@ -193,17 +196,19 @@ Status kernels::reshape(const Tensor &x, const Shape &shape, Tensor &out) {
       continue;
     }
     if (shape[dim] != -1 || inferred >= 0)
-      return Status::error("reshape: shape {} may hold one -1 and otherwise "
-                           "only sizes",
-                           shape.str());
+      return Status::invalidArgument(
+          "reshape: shape {} may hold one -1 and otherwise "
+          "only sizes",
+          shape.str());
     inferred = dim;
   }
   if (inferred >= 0 && known != 0 && x.numel() % known == 0)
     resolved[inferred] = x.numel() / known;
   if ((inferred >= 0 && resolved[inferred] < 0) ||
       resolved.numel() != x.numel())
-    return Status::error("reshape: cannot view {} elements of shape {} as {}",
-                         x.numel(), x.shape().str(), shape.str());
+    return Status::invalidArgument(
+        "reshape: cannot view {} elements of shape {} as {}", x.numel(),
+        x.shape().str(), shape.str());
   OPENKS_RETURN_IF_ERROR(checkDType("reshape", "out", out, x.dtype()));
   // Within the old size, resizing `out` keeps its buffer, so x == out works.
   out.resize(resolved);
@@ -262,11 +267,11 @@ static Status concatShape(const char *op,
                           const std::vector<const Tensor *> &inputs,
                           int64_t axis, Shape &shape) {
   if (inputs.empty())
-    return Status::error("{}: needs at least one input", op);
+    return Status::invalidArgument("{}: needs at least one input", op);
   const Tensor &first = *inputs.front();
   if (axis < 0 || axis >= first.rank())
-    return Status::error("{}: axis {} is out of range for rank {}", op, axis,
-                         first.rank());
+    return Status::invalidArgument("{}: axis {} is out of range for rank {}",
+                                   op, axis, first.rank());
   shape = first.shape();
   shape[axis] = 0;
   for (size_t index = 0; index < inputs.size(); ++index) {
@@ -274,10 +279,10 @@ static Status concatShape(const char *op,
     Shape expected = shape;
     expected[axis] = input.rank() == first.rank() ? input.dim(axis) : 0;
     if (input.dtype() != first.dtype() || input.shape() != expected)
-      return Status::error("{}: input {} is {}, which does not concatenate "
-                           "with {} along axis {}",
-                           op, index, input.typeString(), first.typeString(),
-                           axis);
+      return Status::invalidArgument(
+          "{}: input {} is {}, which does not concatenate "
+          "with {} along axis {}",
+          op, index, input.typeString(), first.typeString(), axis);
     shape[axis] += input.dim(axis);
   }
   return Status::ok();
@@ -311,8 +316,8 @@ Status kernels::concatGrad(const std::vector<const Tensor *> &inputs,
       checkDType("concat_grad", "dout", dout, inputs.front()->dtype()));
   OPENKS_RETURN_IF_ERROR(checkShape("concat_grad", "dout", dout, shape));
   if (dinputs.size() != inputs.size())
-    return Status::error("concat_grad: {} gradients for {} inputs",
-                         dinputs.size(), inputs.size());
+    return Status::invalidArgument("concat_grad: {} gradients for {} inputs",
+                                   dinputs.size(), inputs.size());
   for (size_t index = 0; index < inputs.size(); ++index) {
     OPENKS_RETURN_IF_ERROR(
         checkDType("concat_grad", "dinputs", *dinputs[index], dout.dtype()));
@@ -325,20 +330,22 @@ Status kernels::concatGrad(const std::vector<const Tensor *> &inputs,
 Status kernels::splitRows(const Tensor &x, const std::vector<int64_t> &rows,
                           const std::vector<Tensor *> &outs) {
   if (x.rank() == 0)
-    return Status::error("split_rows: x must have rank 1 or more");
+    return Status::invalidArgument("split_rows: x must have rank 1 or more");
   if (outs.size() != rows.size())
-    return Status::error("split_rows: {} outputs for {} row sections",
-                         outs.size(), rows.size());
+    return Status::invalidArgument("split_rows: {} outputs for {} row sections",
+                                   outs.size(), rows.size());
   int64_t total = 0;
   for (int64_t count : rows) {
     if (count < 0)
-      return Status::error("split_rows: negative section size {}", count);
+      return Status::invalidArgument("split_rows: negative section size {}",
+                                     count);
     total += count;
   }
   if (total != x.dim(0))
-    return Status::error("split_rows: sections of {} rows in total do not "
-                         "split {}",
-                         total, x.shape().str());
+    return Status::invalidArgument(
+        "split_rows: sections of {} rows in total do not "
+        "split {}",
+        total, x.shape().str());
   for (size_t index = 0; index < outs.size(); ++index) {
     OPENKS_RETURN_IF_ERROR(
         checkDType("split_rows", "outs", *outs[index], x.dtype()));
@@ -360,16 +367,18 @@ static Status checkIds(const char *op, const Tensor &ids, int64_t numRows,
                        std::optional<int64_t> paddingIdx) {
   OPENKS_RETURN_IF_ERROR(checkDType(op, "ids", ids, DType::I64));
   if (ids.rank() >= Shape::kMaxRank)
-    return Status::error("{}: ids of rank {} leave no room for the row "
-                         "dimension",
-                         op, ids.rank());
+    return Status::invalidArgument(
+        "{}: ids of rank {} leave no room for the row "
+        "dimension",
+        op, ids.rank());
   const int64_t *data = ids.data<int64_t>();
   for (int64_t position = 0, e = ids.numel(); position < e; ++position) {
     int64_t id = data[position];
     if (paddingIdx != id && (id < 0 || id >= numRows))
-      return Status::error("{}: id {} at position {} is outside the table's "
-                           "{} rows",
-                           op, id, position, numRows);
+      return Status::outOfRange(
+          "{}: id {} at position {} is outside the table's "
+          "{} rows",
+          op, id, position, numRows);
   }
   return Status::ok();
 }
@@ -400,8 +409,8 @@ Status kernels::embeddingGrad(const Tensor &ids, const Tensor &dout,
                               std::optional<int64_t> paddingIdx,
                               Tensor &dtable) {
   if (tableShape.rank() != 2)
-    return Status::error("embedding_grad: the table shape {} is not rank 2",
-                         tableShape.str());
+    return Status::invalidArgument(
+        "embedding_grad: the table shape {} is not rank 2", tableShape.str());
   OPENKS_RETURN_IF_ERROR(
       checkIds("embedding_grad", ids, tableShape[0], paddingIdx));
   int64_t width = tableShape[1];

@@ -6,7 +6,7 @@
 
 #include "openks/Runtime/Loader/PlanBuilder.h"
 
-#include "dialects/PS/IR/PSOps.h"
+#include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Runtime/Kernels.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -48,7 +48,9 @@ private:
   template <typename Kernel, typename... Args>
   LogicalResult call(Operation *op, Kernel kernel, Args... args);
   /// Returns the tensor of parameter `name`.
-  Tensor *param(FlatSymbolRefAttr name) { return params.lookup(name.getValue()); }
+  Tensor *param(FlatSymbolRefAttr name) {
+    return params.lookup(name.getValue());
+  }
   /// Appends a kernel call for `op`.
   LogicalResult emit(Operation *op, std::function<Status()> run);
 
@@ -150,10 +152,10 @@ Tensor *PlanBuilder::out(Value value) {
   for (int64_t size : type.getShape())
     capacity *= ShapedType::isDynamic(size) ? options.maxBatch : size;
   // dtypeOf cannot fail here: the op verifiers admit only f32, f64 and i64.
-  DType dtype = *dtypeOf(value.getDefiningOp() ? value.getDefiningOp()
-                                               : value.getParentBlock()
-                                                     ->getParentOp(),
-                         type);
+  DType dtype =
+      *dtypeOf(value.getDefiningOp() ? value.getDefiningOp()
+                                     : value.getParentBlock()->getParentOp(),
+               type);
   Tensor *tensor = &plan.addValue(dtype, capacity);
   buffers[value] = tensor;
   return tensor;
@@ -317,8 +319,8 @@ LogicalResult PlanBuilder::lower(Operation *op) {
                     s.getKeepDims(), out(s.getOut()));
       })
       .Case([&](train::ReshapeOp s) {
-        return call(op, reshape, in(s.getX()),
-                    shapeOf(s.getOut().getType()), out(s.getOut()));
+        return call(op, reshape, in(s.getX()), shapeOf(s.getOut().getType()),
+                    out(s.getOut()));
       })
       .Case([&](train::ConcatOp c) {
         return call(op, concat, in(c.getInputs()), c.getAxis(),
@@ -332,10 +334,9 @@ LogicalResult PlanBuilder::lower(Operation *op) {
       .Case([&](train::MatmulGradOp g) {
         Tensor *da = g.getDa().use_empty() ? nullptr : out(g.getDa());
         Tensor *db = g.getDb().use_empty() ? nullptr : out(g.getDb());
-        return emit(op, [a = in(g.getA()), b = in(g.getB()),
-                         dout = in(g.getDout()), da, db] {
-          return matmulGrad(*a, *b, *dout, da, db);
-        });
+        return emit(op,
+                    [a = in(g.getA()), b = in(g.getB()), dout = in(g.getDout()),
+                     da, db] { return matmulGrad(*a, *b, *dout, da, db); });
       })
       .Case([&](train::AddGradOp g) {
         return call(op, addGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
@@ -396,8 +397,8 @@ LogicalResult PlanBuilder::lower(Operation *op) {
       })
       .Case([&](train::MomentumOp o) {
         return call(op, momentum, param(o.getParamAttr()),
-                    param(o.getVelocityAttr()), in(o.getGrad()),
-                    in(o.getLr()), toDouble(o.getMu()), o.getNesterov());
+                    param(o.getVelocityAttr()), in(o.getGrad()), in(o.getLr()),
+                    toDouble(o.getMu()), o.getNesterov());
       })
       .Case([&](train::AdamOp o) {
         return call(op, adam, param(o.getParamAttr()),
@@ -429,8 +430,8 @@ LogicalResult PlanBuilder::lower(Operation *op) {
                     out(d.getLr()));
       })
       .Case([&](ps::SplitOp s) {
-        return call(op, splitRows, in(s.getInput()),
-                    vectorOf(s.getSections()), out(s.getOutputs()));
+        return call(op, splitRows, in(s.getInput()), vectorOf(s.getSections()),
+                    out(s.getOutputs()));
       })
       .Case([&](ps::ConcatOp c) {
         return call(op, concat, in(c.getInputs()), int64_t(0),
@@ -444,7 +445,8 @@ LogicalResult PlanBuilder::lower(Operation *op) {
 }
 
 FailureOr<Plan> PlanBuilder::build(train::StepOp step) {
-  Operation *symbolTable = SymbolTable::getNearestSymbolTable(step->getParentOp());
+  Operation *symbolTable =
+      SymbolTable::getNearestSymbolTable(step->getParentOp());
   if (!symbolTable || failed(addParameters(symbolTable)) ||
       failed(addInputs(step)))
     return failure();

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/PS/IR/PSOps.h"
-#include "dialects/Train/IR/TrainOps.h"
+#include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 
 #include "mlir/IR/Builders.h"
@@ -52,9 +52,10 @@ TEST_F(BuildProgramTest, BuildsAndVerifiesALinearModel) {
   train::ParamOp::create(builder, loc, "w", weightType,
                          train::XavierInitAttr::get(&context, 1),
                          /*frozen=*/false);
-  train::ParamOp::create(builder, loc, "lr", scalarType,
-                         train::ConstantInitAttr::get(&context, llvm::APFloat(0.1)),
-                         /*frozen=*/true);
+  train::ParamOp::create(
+      builder, loc, "lr", scalarType,
+      train::ConstantInitAttr::get(&context, llvm::APFloat(0.1)),
+      /*frozen=*/true);
 
   auto step = train::StepOp::create(
       builder, loc, "step", builder.getFunctionType({batchType}, {scalarType}));
@@ -99,8 +100,7 @@ TEST_F(BuildProgramTest, OptimizerInterfaceListsTheState) {
       }
     }
   )mlir";
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source, &context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   ASSERT_TRUE(module);
   train::OptimizerOpInterface adam;
   module->walk([&](train::OptimizerOpInterface op) { adam = op; });
@@ -122,8 +122,7 @@ TEST_F(BuildProgramTest, ServerBlocksActAsParameters) {
           init #train.xavier<seed = 1>
     }
   )mlir";
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source, &context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   ASSERT_TRUE(module);
   ps::BlockOp block;
   module->walk([&](ps::BlockOp op) { block = op; });

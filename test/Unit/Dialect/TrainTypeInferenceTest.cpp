@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/Train/IR/TrainTypeInference.h"
+#include "openks/Dialect/Train/IR/TrainTypeInference.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
@@ -69,27 +69,27 @@ TEST_F(TrainTypeInferenceTest, ConcatSumsTheAxis) {
 }
 
 TEST_F(TrainTypeInferenceTest, EmbeddingAppendsTheRowWidth) {
-  EXPECT_EQ(*inferEmbeddingType(noLoc, f32({1000, 16}), i64({kDyn, 3}),
-                                std::nullopt),
-            f32({kDyn, 3, 16}));
-  EXPECT_TRUE(failed(
-      inferEmbeddingType(noLoc, f32({1000, 16}), i64({kDyn}), 1000)));
-  EXPECT_TRUE(succeeded(
-      inferEmbeddingType(noLoc, f32({1000, 16}), i64({kDyn}), 999)));
+  EXPECT_EQ(
+      *inferEmbeddingType(noLoc, f32({1000, 16}), i64({kDyn, 3}), std::nullopt),
+      f32({kDyn, 3, 16}));
+  EXPECT_TRUE(
+      failed(inferEmbeddingType(noLoc, f32({1000, 16}), i64({kDyn}), 1000)));
+  EXPECT_TRUE(
+      succeeded(inferEmbeddingType(noLoc, f32({1000, 16}), i64({kDyn}), 999)));
 }
 
 TEST_F(TrainTypeInferenceTest, CrossEntropiesKeepTheBatch) {
   EXPECT_EQ(*inferSoftmaxCrossEntropyType(noLoc, f32({kDyn, 10}), i64({32})),
             f32({32}));
-  EXPECT_TRUE(failed(
-      inferSoftmaxCrossEntropyType(noLoc, f32({16, 10}), i64({32}))));
-  EXPECT_TRUE(failed(
-      inferSigmoidCrossEntropyType(noLoc, f32({16, 1}), f32({16}))));
+  EXPECT_TRUE(
+      failed(inferSoftmaxCrossEntropyType(noLoc, f32({16, 10}), i64({32}))));
+  EXPECT_TRUE(
+      failed(inferSigmoidCrossEntropyType(noLoc, f32({16, 1}), f32({16}))));
 }
 
 TEST_F(TrainTypeInferenceTest, ReshapeKeepsTheElementCount) {
-  EXPECT_TRUE(succeeded(verifyReshape(noLoc, f32({kDyn, 4, 8}),
-                                      f32({kDyn, 32}))));
+  EXPECT_TRUE(
+      succeeded(verifyReshape(noLoc, f32({kDyn, 4, 8}), f32({kDyn, 32}))));
   EXPECT_TRUE(succeeded(verifyReshape(noLoc, f32({6, 4}), f32({3, 8}))));
   EXPECT_TRUE(failed(verifyReshape(noLoc, f32({6, 4}), f32({3, 9}))));
   EXPECT_TRUE(failed(verifyReshape(noLoc, f32({kDyn, 4}), f32({4, 4}))));

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 
+using namespace openks;
 using namespace openks::runtime;
 
 namespace {

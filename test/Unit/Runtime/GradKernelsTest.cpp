@@ -22,6 +22,7 @@
 #include <random>
 #include <vector>
 
+using namespace openks;
 using namespace openks::runtime;
 
 namespace {
@@ -108,8 +109,7 @@ TEST_F(GradKernelsTest, Matmul) {
 
   // Skipping the gradient of a leaves that of b as it was.
   Tensor onlyDb = output();
-  ASSERT_TRUE(
-      kernels::matmulGrad(a, b, upstream, nullptr, &onlyDb).isOk());
+  ASSERT_TRUE(kernels::matmulGrad(a, b, upstream, nullptr, &onlyDb).isOk());
   ASSERT_EQ(onlyDb.shape(), db.shape());
   for (int64_t i = 0; i < db.numel(); ++i)
     EXPECT_EQ(onlyDb.data<double>()[i], db.data<double>()[i]);

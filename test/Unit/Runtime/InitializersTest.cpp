@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include <cmath>
 
+using namespace openks;
 using namespace openks::runtime;
 
 namespace {
@@ -35,10 +36,9 @@ Tensor whole(const InitializerSpec &init, const Shape &shape,
 
 TEST(InitializersTest, SlicesMatchTheWholeInitialisation) {
   Shape shape{10, 7};
-  for (auto kind : {InitializerSpec::Kind::Constant,
-                    InitializerSpec::Kind::Uniform,
-                    InitializerSpec::Kind::Gaussian,
-                    InitializerSpec::Kind::Xavier}) {
+  for (auto kind :
+       {InitializerSpec::Kind::Constant, InitializerSpec::Kind::Uniform,
+        InitializerSpec::Kind::Gaussian, InitializerSpec::Kind::Xavier}) {
     InitializerSpec init = spec(kind);
     Tensor full = whole(init, shape);
     // Rows [3, 7) and [7, 10), as two servers would hold them.

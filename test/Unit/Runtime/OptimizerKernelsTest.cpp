@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+using namespace openks;
 using namespace openks::runtime;
 
 namespace {

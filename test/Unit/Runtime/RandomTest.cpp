@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include <cmath>
 
+using namespace openks;
 using namespace openks::runtime;
 
 namespace {
@@ -21,17 +22,17 @@ namespace {
 TEST(RandomTest, MatchesPhiloxKnownAnswers) {
   // Counter 0, key 0.
   Philox::Block zero = Philox(0)(0, 0);
-  EXPECT_EQ(zero, (Philox::Block{0x6627e8d5, 0xe169c58d, 0xbc57ac4c,
-                                 0x9b00dbd8}));
+  EXPECT_EQ(zero,
+            (Philox::Block{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
   // All-ones counter and key.
   Philox::Block ones = Philox(~0ull)(~0ull, ~0ull);
-  EXPECT_EQ(ones, (Philox::Block{0x408f276d, 0x41c83b0e, 0xa20bc7c6,
-                                 0x6d5451fd}));
+  EXPECT_EQ(ones,
+            (Philox::Block{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
   // The digits of pi.
   Philox::Block pi = Philox(0x299f31d0a4093822ull)(0x85a308d3243f6a88ull,
                                                    0x0370734413198a2eull);
-  EXPECT_EQ(pi, (Philox::Block{0xd16cfe09, 0x94fdcceb, 0x5001e420,
-                               0x24126ea1}));
+  EXPECT_EQ(pi,
+            (Philox::Block{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
 }
 
 TEST(RandomTest, UniformAndNormalHaveTheRightMoments) {

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include <cstdint>
 
+using namespace openks;
 using namespace openks::runtime;
 
 namespace {

@@ -13,30 +13,49 @@ using namespace openks;
 namespace {
 
 /// Returns the error message of a failed parse, or "" on success.
-std::string parseError(llvm::StringRef text) {
-  llvm::Expected<Endpoint> parsed = parseEndpoint(text);
+std::string parseError(std::string_view text) {
+  StatusOr<Endpoint> parsed = parseEndpoint(text);
   if (parsed)
     return "";
-  return llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed.status().code(), StatusCode::InvalidArgument);
+  return parsed.status().message();
+}
+
+/// Returns the canonical form of `text`, or "error: ..." when it is invalid.
+std::string canonical(std::string_view text) {
+  StatusOr<Endpoint> parsed = parseEndpoint(text);
+  return parsed ? parsed->str() : "error: " + parsed.status().message();
 }
 
 TEST(EndpointTest, ParsesHostAndPort) {
-  llvm::Expected<Endpoint> parsed = parseEndpoint("127.0.0.1:6170");
-  ASSERT_TRUE(static_cast<bool>(parsed));
+  StatusOr<Endpoint> parsed = parseEndpoint("127.0.0.1:6170");
+  ASSERT_TRUE(parsed.isOk());
   EXPECT_EQ(parsed->host, "127.0.0.1");
   EXPECT_EQ(parsed->port, 6170);
+  EXPECT_FALSE(parsed->ipv6);
 
   parsed = parseEndpoint("pserver-0.local:65535");
-  ASSERT_TRUE(static_cast<bool>(parsed));
+  ASSERT_TRUE(parsed.isOk());
   EXPECT_EQ(parsed->host, "pserver-0.local");
   EXPECT_EQ(parsed->port, 65535);
 }
 
 TEST(EndpointTest, ParsesBracketedIPv6) {
-  llvm::Expected<Endpoint> parsed = parseEndpoint("[::1]:8080");
-  ASSERT_TRUE(static_cast<bool>(parsed));
+  StatusOr<Endpoint> parsed = parseEndpoint("[::1]:8080");
+  ASSERT_TRUE(parsed.isOk());
   EXPECT_EQ(parsed->host, "::1");
   EXPECT_EQ(parsed->port, 8080);
+  EXPECT_TRUE(parsed->ipv6);
+  EXPECT_EQ(parsed->str(), "[::1]:8080");
+}
+
+TEST(EndpointTest, WritesTheCanonicalForm) {
+  // The same server, however it is written.
+  EXPECT_EQ(canonical("127.0.0.1:06170"), "127.0.0.1:6170");
+  EXPECT_EQ(canonical("PServer-0.Local:80"), "pserver-0.local:80");
+  EXPECT_EQ(canonical("[0:0:0:0:0:0:0:1]:1"), "[::1]:1");
+  EXPECT_EQ(canonical("[2001:DB8::0001]:9"), "[2001:db8::1]:9");
+  EXPECT_EQ(canonical("[::ffff:127.0.0.1]:9"), "[::ffff:127.0.0.1]:9");
 }
 
 TEST(EndpointTest, RejectsMalformedEndpoints) {
@@ -46,30 +65,47 @@ TEST(EndpointTest, RejectsMalformedEndpoints) {
   EXPECT_NE(parseError("a b:6170").find("invalid host"), std::string::npos);
   EXPECT_NE(parseError("[::1:6170").find("unclosed '['"), std::string::npos);
   EXPECT_NE(parseError("[::1]6170").find("needs ':port'"), std::string::npos);
-  EXPECT_NE(parseError("[host]:1").find("invalid host"), std::string::npos);
-  for (const char *port : {"0", "65536", "", "-1", "61x", "+80"})
+  EXPECT_NE(parseError("[::1]").find("needs ':port'"), std::string::npos);
+  for (const char *host :
+       {"[host]:1", "[:]:6170", "[]:1", "[::1::2]:1", "[1.2.3.4]:1",
+        "256.0.0.1:1", "127.0.0.01:1", "1.2.3:1", "a..b:1", ".a:1", "a.:1",
+        "x:y:1", "h\xc3\xa9:1"})
+    EXPECT_NE(parseError(host).find("invalid host"), std::string::npos)
+        << "endpoint '" << host << "'";
+  std::string longLabel(64, 'a');
+  EXPECT_NE(parseError(longLabel + ":1").find("invalid host"),
+            std::string::npos);
+  EXPECT_EQ(parseError(std::string(63, 'a') + ":1"), "");
+  for (const char *port :
+       {"0", "00", "65536", "", "-1", "61x", "+80", " 80", "999999999999"})
     EXPECT_NE(parseError(std::string("h:") + port).find("invalid port"),
               std::string::npos)
         << "port '" << port << "'";
 }
 
-TEST(EndpointTest, ChecksEndpointLists) {
-  EXPECT_FALSE(static_cast<bool>(
-      verifyEndpointList({"127.0.0.1:1", "127.0.0.1:2"}, "servers")));
+TEST(EndpointTest, ChecksEndpointListsInCanonicalForm) {
+  StatusOr<std::vector<std::string>> list =
+      canonicalEndpointList({"127.0.0.1:01", "127.0.0.1:2"}, "servers");
+  ASSERT_TRUE(list.isOk());
+  EXPECT_EQ(*list, (std::vector<std::string>{"127.0.0.1:1", "127.0.0.1:2"}));
 
-  llvm::Error empty = verifyEndpointList({}, "servers");
-  ASSERT_TRUE(static_cast<bool>(empty));
-  EXPECT_EQ(llvm::toString(std::move(empty)), "servers must not be empty");
+  list = canonicalEndpointList({}, "servers");
+  ASSERT_FALSE(list.isOk());
+  EXPECT_EQ(list.status().message(), "servers must not be empty");
 
-  llvm::Error twice =
-      verifyEndpointList({"127.0.0.1:1", "127.0.0.1:1"}, "servers");
-  ASSERT_TRUE(static_cast<bool>(twice));
-  EXPECT_EQ(llvm::toString(std::move(twice)),
-            "servers list '127.0.0.1:1' twice");
+  list = canonicalEndpointList({"127.0.0.1:1", "127.0.0.1:1"}, "servers");
+  ASSERT_FALSE(list.isOk());
+  EXPECT_EQ(list.status().message(), "servers list '127.0.0.1:1' twice");
 
-  llvm::Error malformed = verifyEndpointList({"127.0.0.1"}, "servers");
-  ASSERT_TRUE(static_cast<bool>(malformed));
-  llvm::consumeError(std::move(malformed));
+  // Two spellings of one server are one server.
+  list =
+      canonicalEndpointList({"127.0.0.1:6170", "127.0.0.1:06170"}, "servers");
+  ASSERT_FALSE(list.isOk());
+  EXPECT_EQ(list.status().message(),
+            "servers list '127.0.0.1:6170' twice (as '127.0.0.1:06170')");
+
+  list = canonicalEndpointList({"127.0.0.1"}, "servers");
+  EXPECT_FALSE(list.isOk());
 }
 
 } // namespace

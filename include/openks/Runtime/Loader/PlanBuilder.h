@@ -14,7 +14,7 @@
 #ifndef OPENKS_RUNTIME_LOADER_PLANBUILDER_H
 #define OPENKS_RUNTIME_LOADER_PLANBUILDER_H
 
-#include "dialects/Train/IR/TrainOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Runtime/Plan.h"
 
 #include "mlir/Support/LLVM.h"
@@ -32,8 +32,7 @@ struct PlanOptions {
 /// Builds the plan of `step`, whose parameters are the parameter ops of the
 /// symbol table around it. An op the runtime cannot run is reported as an
 /// error on that op.
-mlir::FailureOr<Plan> buildPlan(train::StepOp step,
-                                const PlanOptions &options);
+mlir::FailureOr<Plan> buildPlan(train::StepOp step, const PlanOptions &options);
 
 } // namespace openks::runtime
 

@@ -1,0 +1,81 @@
+//===- PSBase.td - Parameter-server dialect definition -----*- tablegen -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `ps` dialect, its channel resource, enums and op base classes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_DIALECT_PS_IR_PSBASE_TD
+#define OPENKS_DIALECT_PS_IR_PSBASE_TD
+
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def PS_Dialect : Dialect {
+  let name = "ps";
+  let cppNamespace = "::openks::ps";
+  let summary = "Parameter-server programs: slicing, communication, server "
+                "and worker programs.";
+  let description = [{
+    The `ps` dialect holds what the transpiler adds to a `train` program:
+    row splits and concatenations of sliced variables, the sends, receives
+    and barriers between a worker and the servers, and the programs of each
+    role (`ps.worker`, `ps.server` with its `ps.block`s and `ps.update`
+    regions).
+
+    Communication ops are never pure: they read and write the channel
+    resource, so canonicalization and CSE neither drop, merge nor reorder
+    them.
+  }];
+  // Server update regions hold train ops; ps.block uses train initializers.
+  let dependentDialects = ["::openks::train::TrainDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Registers the job attribute.
+    void registerAttributes();
+
+    /// Rows per block of a sliced parameter (`openks-slice-variables`).
+    static constexpr ::llvm::StringLiteral kSlicesAttrName = "ps.slices";
+    /// The server endpoint of each block (`openks-dispatch`).
+    static constexpr ::llvm::StringLiteral kPlacementAttrName =
+        "ps.placement";
+  }];
+}
+
+/// The message channels between workers and servers.
+def PS_ChannelResource : Resource<"::openks::ps::ChannelResource">;
+
+/// Base class of every `ps` op.
+class PS_Op<string mnemonic, list<Trait> traits = []>
+    : Op<PS_Dialect, mnemonic, traits>;
+
+/// Base class of the side-effect free `ps` ops.
+class PS_PureOp<string mnemonic, list<Trait> traits = []>
+    : PS_Op<mnemonic, !listconcat(traits, [Pure])>;
+
+/// Base class of communication ops: they read and write the channels.
+class PS_CommunicationOp<string mnemonic, list<Trait> traits = []>
+    : PS_Op<mnemonic, !listconcat(traits, [
+          MemoryEffects<[MemRead<PS_ChannelResource>,
+                         MemWrite<PS_ChannelResource>]>])>;
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+/// The synchronisation mode of a server; the values are Paddle's
+/// `distributed_mode`.
+def PS_Mode : I32EnumAttr<"Mode", "parameter-server synchronisation mode", [
+    I32EnumAttrCase<"Sync", 0, "sync">,
+    I32EnumAttrCase<"Async", 1, "async">,
+    I32EnumAttrCase<"HalfAsync", 2, "half_async">,
+    I32EnumAttrCase<"Geo", 3, "geo">]> {
+  let cppNamespace = "::openks::ps";
+}
+
+#endif // OPENKS_DIALECT_PS_IR_PSBASE_TD

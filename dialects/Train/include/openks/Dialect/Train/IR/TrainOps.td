@@ -1,0 +1,813 @@
+//===- TrainOps.td - Train dialect ops ---------------------*- tablegen -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_DIALECT_TRAIN_IR_TRAINOPS_TD
+#define OPENKS_DIALECT_TRAIN_IR_TRAINOPS_TD
+
+include "openks/Dialect/Train/IR/TrainBase.td"
+include "openks/Dialect/Train/IR/TrainAttrs.td"
+include "openks/Dialect/Train/IR/TrainInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Program structure
+//===----------------------------------------------------------------------===//
+
+def Train_ProgramOp : Train_Op<"program", [
+    IsolatedFromAbove, NoRegionArguments, NoTerminator, SingleBlock, Symbol,
+    SymbolTable]> {
+  let summary = "A training program: parameters and step functions.";
+  let description = [{
+    Holds the `train.param` declarations and the `train.step` functions of one
+    single-machine training program. It is a symbol table: parameters and
+    steps are looked up by name within it.
+
+    ```mlir
+    train.program @mlp {
+      train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+      train.step @step(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
+        %w = train.read @w : tensor<4x2xf32>
+        %y = train.matmul %x, %w
+            : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+        train.yield %y : tensor<?x2xf32>
+      }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name)>];
+}
+
+def Train_ParamOp : Train_Op<"param", [Symbol, Train_ParameterOpInterface]> {
+  let summary = "Declares a parameter: named, typed, initialised state.";
+  let description = [{
+    A parameter has a statically shaped tensor type (f32 or f64; i64 for
+    counters), an initializer and a trainable flag. Parameters marked
+    `frozen` are not trained: autodiff skips them and no optimizer may update
+    them. Optimizer state (moments, velocities, beta powers) and the learning
+    rate are frozen parameters too.
+
+    ```mlir
+    train.param @fc1.w : tensor<784x256xf32> init #train.xavier<seed = 1>
+    train.param @learning_rate : tensor<f32> init #train.constant<1.0e-01> frozen
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<AnyRankedTensor>:$type,
+                       Train_InitializerAttrInterface:$initializer,
+                       UnitAttr:$frozen);
+  let assemblyFormat = [{
+    $sym_name `:` $type `init` $initializer (`frozen` $frozen^)? attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// Returns the parameter's tensor type.
+    ::mlir::RankedTensorType getParameterType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getType());
+    }
+    /// Returns whether optimizers may update the parameter.
+    bool isTrainable() { return !getFrozen(); }
+  }];
+  let hasVerifier = 1;
+}
+
+def Train_StepOp : Train_Op<"step", [
+    FunctionOpInterface, IsolatedFromAbove]> {
+  let summary = "The function run once per mini-batch.";
+  let description = [{
+    The arguments are the fed inputs of one mini-batch (usually with a
+    dynamic leading batch dimension); the results are the fetched values.
+    The first result is the loss that `minimize` differentiates; further
+    results are metrics. The body has one block, ended by `train.yield`.
+
+    ```mlir
+    train.step @step(%x: tensor<?x784xf32>, %y: tensor<?xi64>) -> tensor<f32> {
+      ...
+      train.yield %loss : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+  let extraClassDeclaration = [{
+    /// Returns the body region (FunctionOpInterface).
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// Returns the fed input types.
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    /// Returns the fetched result types.
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Train_YieldOp : Train_Op<"yield", [
+    Pure, ReturnLike, Terminator, HasParent<"StepOp">]> {
+  let summary = "Returns the fetched values of a step.";
+  let description = [{
+    ```mlir
+    train.yield %loss, %acc : tensor<f32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$results);
+  let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let hasVerifier = 1;
+}
+
+def Train_ReadOp : Train_Op<"read", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead<Train_ParameterResource>]>]> {
+  let summary = "Reads the current value of a parameter.";
+  let description = [{
+    ```mlir
+    %w = train.read @fc1.w : tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$param);
+  let results = (outs AnyRankedTensor:$value);
+  let assemblyFormat = "$param attr-dict `:` type($value)";
+}
+
+def Train_WriteOp : Train_Op<"write", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemWrite<Train_ParameterResource>]>]> {
+  let summary = "Overwrites a parameter with a value.";
+  let description = [{
+    ```mlir
+    train.write %w to @fc1.w : tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$value, FlatSymbolRefAttr:$param);
+  let assemblyFormat = "$value `to` $param attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
+// Forward ops
+//===----------------------------------------------------------------------===//
+
+def Train_FillOp : Train_PureOp<"fill"> {
+  let summary = "A tensor with every element set to one value.";
+  let description = [{
+    Paddle's `fill_constant`: seeds the backward pass (`d loss / d loss = 1`)
+    and builds constants such as step increments. The type is static; for an
+    integer type the value must be integral.
+
+    ```mlir
+    %one = train.fill 1.000000e+00 : tensor<f32>
+    ```
+  }];
+  let arguments = (ins F64Attr:$value);
+  let results = (outs AnyStaticShapeTensor:$out);
+  let assemblyFormat = "$value attr-dict `:` type($out)";
+  let hasVerifier = 1;
+}
+
+def Train_ScaleOp : Train_PureOp<"scale", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Multiplies every element by a constant factor.";
+  let description = [{
+    `out = factor * x` (Paddle's `scale` with `bias = 0`). A server in sync
+    mode averages the summed gradients of its trainers with it. It is its own
+    gradient rule: `dx = scale(dout, factor)`.
+
+    ```mlir
+    %avg = train.scale %sum by 5.000000e-01 : tensor<392x256xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x, F64Attr:$factor);
+  let results = (outs Train_FloatTensor:$out);
+  let assemblyFormat = "$x `by` $factor attr-dict `:` type($x)";
+}
+
+def Train_StopGradientOp : Train_PureOp<"stop_gradient", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Passes a value through and stops gradients at it.";
+  let description = [{
+    The result equals `x`, but autodiff propagates no gradient through it,
+    like Paddle's `stop_gradient = True` on a variable.
+
+    ```mlir
+    %target = train.stop_gradient %teacher_logits : tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x);
+  let results = (outs AnyRankedTensor:$out);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+def Train_IncrementOp : Train_PureOp<"increment", [SameOperandsAndResultType]> {
+  let summary = "Adds one to a scalar counter.";
+  let description = [{
+    Paddle's `increment` with step 1; advances the learning-rate schedule's
+    step counter.
+
+    ```mlir
+    %next = train.increment %step : tensor<i64>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[F32, F64, I64]>:$x);
+  let results = (outs 0DTensorOf<[F32, F64, I64]>:$out);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+/// An element-wise activation: same type in and out.
+class Train_ActivationOp<string mnemonic, string formula>
+    : Train_PureOp<mnemonic, [SameOperandsAndResultType,
+                              DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Element-wise " # mnemonic # ": " # formula # ".";
+  let description = [{
+    ```mlir
+    %y = train.}] # mnemonic # [{ %x : tensor<?x256xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x);
+  let results = (outs Train_FloatTensor:$out);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+def Train_ReluOp : Train_ActivationOp<"relu", "max(x, 0)">;
+def Train_SigmoidOp : Train_ActivationOp<"sigmoid", "1 / (1 + exp(-x))">;
+def Train_TanhOp : Train_ActivationOp<"tanh", "tanh(x)">;
+
+def Train_SoftmaxOp : Train_PureOp<"softmax", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Softmax over the last dimension.";
+  let description = [{
+    ```mlir
+    %p = train.softmax %logits : tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x);
+  let results = (outs Train_FloatTensor:$out);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+  let hasVerifier = 1;
+}
+
+/// An op whose result type follows from its operands and attributes.
+class Train_InferredOp<string mnemonic, list<Trait> traits = []>
+    : Train_PureOp<mnemonic, !listconcat(traits, [InferTypeOpAdaptor])> {
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Train_MatmulOp : Train_InferredOp<"matmul", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Matrix product of two rank-2 tensors.";
+  let description = [{
+    `[M, K] x [K, N] -> [M, N]`.
+
+    ```mlir
+    %h = train.matmul %x, %w
+        : (tensor<?x784xf32>, tensor<784x256xf32>) -> tensor<?x256xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$a, Train_FloatTensor:$b);
+  let results = (outs Train_FloatTensor:$out);
+}
+
+/// Element-wise binary op whose right operand is either of the left's shape
+/// or a rank-1 bias broadcast along the left's last dimension.
+class Train_BroadcastBinaryOp<string mnemonic, string what>
+    : Train_InferredOp<mnemonic, [DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Element-wise " # what # " with bias broadcast.";
+  let description = [{
+    `y` has the shape of `x`, or is rank-1 and matches the last dimension of
+    `x`, in which case it is broadcast over the leading dimensions (Paddle's
+    `elementwise_}] # mnemonic # [{` with `axis = -1`). The result has the
+    type of `x`.
+
+    ```mlir
+    %z = train.}] # mnemonic # [{ %x, %b
+        : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x, Train_FloatTensor:$y);
+  let results = (outs Train_FloatTensor:$out);
+}
+
+def Train_AddOp : Train_BroadcastBinaryOp<"add", "addition">;
+def Train_MulOp : Train_BroadcastBinaryOp<"mul", "multiplication">;
+
+def Train_SoftmaxCrossEntropyOp : Train_InferredOp<"softmax_cross_entropy", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Per-sample softmax cross-entropy with integer labels.";
+  let description = [{
+    `logits` is `[N, C]`, `labels` is `[N]` with class ids in `[0, C)`; the
+    result is `[N]`: `-log(softmax(logits)[i, labels[i]])`.
+
+    ```mlir
+    %l = train.softmax_cross_entropy %logits, %y
+        : (tensor<?x10xf32>, tensor<?xi64>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$logits, Train_IdTensor:$labels);
+  let results = (outs Train_FloatTensor:$out);
+}
+
+def Train_SigmoidCrossEntropyOp : Train_InferredOp<"sigmoid_cross_entropy", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Element-wise sigmoid cross-entropy with binary labels.";
+  let description = [{
+    `labels` holds 0 or 1 and has the shape of `logits`; the result is
+    `max(x, 0) - x * z + log(1 + exp(-|x|))` element-wise (Paddle's
+    `sigmoid_cross_entropy_with_logits`).
+
+    ```mlir
+    %l = train.sigmoid_cross_entropy %logit, %click
+        : (tensor<?x1xf32>, tensor<?x1xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$logits, Train_FloatTensor:$labels);
+  let results = (outs Train_FloatTensor:$out);
+}
+
+def Train_MeanOp : Train_InferredOp<"mean", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Mean of all elements, as a rank-0 tensor.";
+  let description = [{
+    ```mlir
+    %m = train.mean %l : (tensor<?xf32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x);
+  let results = (outs Train_FloatScalar:$out);
+}
+
+def Train_ReduceSumOp : Train_InferredOp<"reduce_sum", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Sum over the listed dimensions.";
+  let description = [{
+    Sums over `dims` (all dimensions when empty). Without `keep_dims` the
+    reduced dimensions are dropped; with it they stay as size 1.
+
+    ```mlir
+    %s = train.reduce_sum %x dims [1] : (tensor<?x8xf32>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x, DenseI64ArrayAttr:$dims,
+                       UnitAttr:$keep_dims);
+  let results = (outs Train_FloatTensor:$out);
+  let assemblyFormat = [{
+    $x `dims` $dims (`keep_dims` $keep_dims^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Train_ReshapeOp : Train_PureOp<"reshape", [
+    SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Reinterprets a tensor with another shape.";
+  let description = [{
+    The element type and the number of elements are kept. When the shapes
+    have a dynamic dimension, each has exactly one and the products of the
+    static dimensions agree, so the dynamic dimension (the batch) has the
+    same size on both sides, wherever it sits.
+
+    ```mlir
+    %f = train.reshape %x : (tensor<?x4x8xf32>) -> tensor<?x32xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x);
+  let results = (outs Train_FloatTensor:$out);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Train_ConcatOp : Train_InferredOp<"concat", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Concatenates tensors along one dimension.";
+  let description = [{
+    ```mlir
+    %c = train.concat %a, %b axis 1
+        : (tensor<?x8xf32>, tensor<?x4xf32>) -> tensor<?x12xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Train_FloatTensor>:$inputs, I64Attr:$axis);
+  let results = (outs Train_FloatTensor:$out);
+  let assemblyFormat = [{
+    $inputs `axis` $axis attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Train_EmbeddingOp : Train_InferredOp<"embedding", [
+    DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
+  let summary = "Looks up rows of a table by int64 ids.";
+  let description = [{
+    `table` is `[V, D]`; the result has the shape of `ids` followed by `D`.
+    Rows whose id equals `padding_idx` read as zeros and get no gradient.
+
+    ```mlir
+    %e = train.embedding %table, %ids
+        : (tensor<1000x16xf32>, tensor<?x3xi64>) -> tensor<?x3x16xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$table, Train_IdTensor:$ids,
+                       OptionalAttr<I64Attr>:$padding_idx);
+  let results = (outs Train_FloatTensor:$out);
+}
+
+//===----------------------------------------------------------------------===//
+// Gradient ops
+//===----------------------------------------------------------------------===//
+
+def Train_MatmulGradOp : Train_InferredOp<"matmul_grad"> {
+  let summary = "Gradients of `train.matmul`.";
+  let description = [{
+    `da = dout x b^T`, `db = a^T x dout`.
+
+    ```mlir
+    %da, %db = train.matmul_grad %a, %b, %dout
+        : (tensor<?x784xf32>, tensor<784x256xf32>, tensor<?x256xf32>)
+        -> (tensor<?x784xf32>, tensor<784x256xf32>)
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$a, Train_FloatTensor:$b,
+                       Train_FloatTensor:$dout);
+  let results = (outs Train_FloatTensor:$da, Train_FloatTensor:$db);
+}
+
+class Train_BroadcastBinaryGradOp<string mnemonic, string rule>
+    : Train_InferredOp<mnemonic # "_grad"> {
+  let summary = "Gradients of `train." # mnemonic # "`.";
+  let description = [{
+    }] # rule # [{ A broadcast bias gets the sum over the
+    broadcast dimensions.
+
+    ```mlir
+    %dx, %dy = train.}] # mnemonic # [{_grad %x, %b, %dout
+        : (tensor<?x256xf32>, tensor<256xf32>, tensor<?x256xf32>)
+        -> (tensor<?x256xf32>, tensor<256xf32>)
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x, Train_FloatTensor:$y,
+                       Train_FloatTensor:$dout);
+  let results = (outs Train_FloatTensor:$dx, Train_FloatTensor:$dy);
+}
+
+def Train_AddGradOp
+    : Train_BroadcastBinaryGradOp<"add", "`dx = dout`, `dy = dout`.">;
+def Train_MulGradOp
+    : Train_BroadcastBinaryGradOp<"mul", "`dx = dout * y`, `dy = dout * x`.">;
+
+/// Gradient of an activation, written in terms of the forward output.
+class Train_ActivationGradOp<string mnemonic, string rule>
+    : Train_PureOp<mnemonic # "_grad", [SameOperandsAndResultType]> {
+  let summary = "Gradient of `train." # mnemonic # "`: " # rule # ".";
+  let description = [{
+    Takes the forward result `out` and the gradient of the result.
+
+    ```mlir
+    %dx = train.}] # mnemonic # [{_grad %out, %dout : tensor<?x256xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$out, Train_FloatTensor:$dout);
+  let results = (outs Train_FloatTensor:$dx);
+  let assemblyFormat = "$out `,` $dout attr-dict `:` type($out)";
+}
+
+def Train_ReluGradOp
+    : Train_ActivationGradOp<"relu", "dx = dout where out > 0, else 0">;
+def Train_SigmoidGradOp
+    : Train_ActivationGradOp<"sigmoid", "dx = dout * out * (1 - out)">;
+def Train_TanhGradOp
+    : Train_ActivationGradOp<"tanh", "dx = dout * (1 - out^2)">;
+def Train_SoftmaxGradOp
+    : Train_ActivationGradOp<"softmax",
+          "dx = out * (dout - sum(dout * out, last dim))"> {
+  let hasVerifier = 1;
+}
+
+def Train_SoftmaxCrossEntropyGradOp
+    : Train_InferredOp<"softmax_cross_entropy_grad"> {
+  let summary = "Gradient of `train.softmax_cross_entropy` w.r.t. the logits.";
+  let description = [{
+    `dlogits[i, c] = dloss[i] * (softmax(logits)[i, c] - (c == labels[i]))`.
+
+    ```mlir
+    %dl = train.softmax_cross_entropy_grad %logits, %y, %dloss
+        : (tensor<?x10xf32>, tensor<?xi64>, tensor<?xf32>) -> tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$logits, Train_IdTensor:$labels,
+                       Train_FloatTensor:$dloss);
+  let results = (outs Train_FloatTensor:$dlogits);
+}
+
+def Train_SigmoidCrossEntropyGradOp
+    : Train_InferredOp<"sigmoid_cross_entropy_grad"> {
+  let summary = "Gradient of `train.sigmoid_cross_entropy` w.r.t. the logits.";
+  let description = [{
+    `dlogits = dloss * (sigmoid(logits) - labels)`.
+
+    ```mlir
+    %dl = train.sigmoid_cross_entropy_grad %logit, %click, %dloss
+        : (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$logits, Train_FloatTensor:$labels,
+                       Train_FloatTensor:$dloss);
+  let results = (outs Train_FloatTensor:$dlogits);
+}
+
+def Train_MeanGradOp : Train_InferredOp<"mean_grad"> {
+  let summary = "Gradient of `train.mean`: `dout / numel(x)` everywhere.";
+  let description = [{
+    ```mlir
+    %dl = train.mean_grad %l, %dm : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x, Train_FloatScalar:$dout);
+  let results = (outs Train_FloatTensor:$dx);
+}
+
+def Train_ReduceSumGradOp : Train_InferredOp<"reduce_sum_grad"> {
+  let summary = "Gradient of `train.reduce_sum`: `dout` broadcast back.";
+  let description = [{
+    `dims` and `keep_dims` are those of the forward op.
+
+    ```mlir
+    %dx = train.reduce_sum_grad %x, %ds dims [1]
+        : (tensor<?x8xf32>, tensor<?xf32>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x, Train_FloatTensor:$dout,
+                       DenseI64ArrayAttr:$dims, UnitAttr:$keep_dims);
+  let results = (outs Train_FloatTensor:$dx);
+  let assemblyFormat = [{
+    $x `,` $dout `dims` $dims (`keep_dims` $keep_dims^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Train_ReshapeGradOp : Train_InferredOp<"reshape_grad"> {
+  let summary = "Gradient of `train.reshape`: `dout` in the shape of `x`.";
+  let description = [{
+    ```mlir
+    %dx = train.reshape_grad %x, %df
+        : (tensor<?x4x8xf32>, tensor<?x32xf32>) -> tensor<?x4x8xf32>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$x, Train_FloatTensor:$dout);
+  let results = (outs Train_FloatTensor:$dx);
+}
+
+def Train_ConcatGradOp : Train_InferredOp<"concat_grad"> {
+  let summary = "Gradient of `train.concat`: `dout` split back per input.";
+  let description = [{
+    ```mlir
+    %da, %db = train.concat_grad (%a, %b), %dc axis 1
+        : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?x12xf32>)
+        -> (tensor<?x8xf32>, tensor<?x4xf32>)
+    ```
+  }];
+  let arguments = (ins Variadic<Train_FloatTensor>:$inputs,
+                       Train_FloatTensor:$dout, I64Attr:$axis);
+  let results = (outs Variadic<Train_FloatTensor>:$dinputs);
+  let assemblyFormat = [{
+    ` ` `(` $inputs `)` `,` $dout `axis` $axis attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Train_EmbeddingGradOp : Train_PureOp<"embedding_grad"> {
+  let summary = "Gradient of `train.embedding` w.r.t. the table (dense).";
+  let description = [{
+    Scatter-adds the rows of `dout` into a zero tensor of the table's type
+    at the looked-up ids, skipping `padding_idx`.
+
+    ```mlir
+    %dt = train.embedding_grad %ids, %de
+        : (tensor<?x3xi64>, tensor<?x3x16xf32>) -> tensor<1000x16xf32>
+    ```
+  }];
+  let arguments = (ins Train_IdTensor:$ids, Train_FloatTensor:$dout,
+                       OptionalAttr<I64Attr>:$padding_idx);
+  let results = (outs Train_FloatTensor:$dtable);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizer ops
+//===----------------------------------------------------------------------===//
+
+/// Base class of optimizer ops: update `param` in place from `grad` and `lr`.
+class Train_OptimizerOp<string mnemonic, list<Trait> traits = []>
+    : Train_Op<mnemonic, !listconcat(traits, [
+          Train_OptimizerOpInterface,
+          DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+          MemoryEffects<[MemRead<Train_ParameterResource>,
+                         MemWrite<Train_ParameterResource>]>])> {
+  let extraClassDeclaration = [{
+    /// Returns the state parameters shaped like the parameter.
+    ::llvm::SmallVector<::mlir::FlatSymbolRefAttr> getElementwiseState();
+  }];
+}
+
+def Train_SgdOp : Train_OptimizerOp<"sgd"> {
+  let summary = "Plain SGD: `param -= lr * grad`.";
+  let description = [{
+    ```mlir
+    train.sgd @fc1.w, %dw, %lr : tensor<784x256xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+                       Train_FloatScalar:$lr);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $lr attr-dict `:` type($grad) `,` type($lr)
+  }];
+}
+
+def Train_MomentumOp : Train_OptimizerOp<"momentum"> {
+  let summary = "SGD with momentum (optionally Nesterov).";
+  let description = [{
+    `v = mu * v + grad`; then `param -= lr * v`, or with `nesterov`
+    `param -= lr * (grad + mu * v)`. `velocity` is a frozen parameter of the
+    parameter's type.
+
+    ```mlir
+    train.momentum @w, %dw, %lr velocity @w.velocity {mu = 9.000000e-01 : f64}
+        : tensor<16x8xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+                       Train_FloatScalar:$lr, FlatSymbolRefAttr:$velocity,
+                       DefaultValuedAttr<F64Attr, "0.9">:$mu,
+                       UnitAttr:$nesterov);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $lr `velocity` $velocity (`nesterov` $nesterov^)?
+    attr-dict `:` type($grad) `,` type($lr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Train_AdamOp : Train_OptimizerOp<"adam"> {
+  let summary = "Adam, with bias correction through beta powers.";
+  let description = [{
+    With `b1p`, `b2p` the current beta powers:
+    `m1 = beta1 * m1 + (1 - beta1) * g`, `m2 = beta2 * m2 + (1 - beta2) * g^2`,
+    `param -= lr * sqrt(1 - b2p) / (1 - b1p) * m1 / (sqrt(m2) + epsilon)`,
+    then `b1p *= beta1`, `b2p *= beta2` (as Paddle's `adam` op). The moments
+    have the parameter's type; the beta powers are rank-0.
+
+    ```mlir
+    train.adam @w, %dw, %lr moments(@w.moment1, @w.moment2)
+        beta_pows(@w.beta1_pow, @w.beta2_pow) : tensor<16x8xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+                       Train_FloatScalar:$lr,
+                       FlatSymbolRefAttr:$moment1, FlatSymbolRefAttr:$moment2,
+                       FlatSymbolRefAttr:$beta1_pow,
+                       FlatSymbolRefAttr:$beta2_pow,
+                       DefaultValuedAttr<F64Attr, "0.9">:$beta1,
+                       DefaultValuedAttr<F64Attr, "0.999">:$beta2,
+                       DefaultValuedAttr<F64Attr, "1.0e-8">:$epsilon);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $lr `moments` `(` $moment1 `,` $moment2 `)`
+    `beta_pows` `(` $beta1_pow `,` $beta2_pow `)` attr-dict `:` type($grad)
+    `,` type($lr)
+  }];
+  let extraClassDeclaration = [{
+    /// Returns the moments, shaped like the parameter.
+    ::llvm::SmallVector<::mlir::FlatSymbolRefAttr> getElementwiseState();
+    /// Returns the rank-0 beta powers.
+    ::llvm::SmallVector<::mlir::FlatSymbolRefAttr> getScalarState();
+  }];
+  let hasVerifier = 1;
+}
+
+def Train_AdagradOp : Train_OptimizerOp<"adagrad"> {
+  let summary = "Adagrad: per-element learning rates from squared gradients.";
+  let description = [{
+    `m += g^2`, `param -= lr * g / (sqrt(m) + epsilon)`.
+
+    ```mlir
+    train.adagrad @w, %dw, %lr moment @w.moment : tensor<16x8xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+                       Train_FloatScalar:$lr, FlatSymbolRefAttr:$moment,
+                       DefaultValuedAttr<F64Attr, "1.0e-6">:$epsilon);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $lr `moment` $moment attr-dict `:` type($grad) `,`
+    type($lr)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Between autodiff and the optimizer
+//===----------------------------------------------------------------------===//
+
+def Train_ParamGradOp : Train_Op<"param_grad", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemWrite<Train_GradientResource>]>]> {
+  let summary = "Names the gradient of a trainable parameter.";
+  let description = [{
+    `openks-append-backward` ends the backward pass with one of these per
+    trainable parameter that the loss depends on: `grad` is the gradient of
+    the loss with respect to `param` in this step (summed over every read of
+    the parameter). `openks-append-optimizer` replaces each with the
+    parameter's update. At run time it does nothing.
+
+    ```mlir
+    train.param_grad @fc1.w, %dw1 : tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad);
+  let assemblyFormat = "$param `,` $grad attr-dict `:` type($grad)";
+}
+
+def Train_ClipByGlobalNormOp : Train_PureOp<"clip_by_global_norm", [
+    AllTypesMatch<["grads", "clipped"]>]> {
+  let summary = "Scales gradients down to a maximum global L2 norm.";
+  let description = [{
+    With `n` the L2 norm of all `grads` together, every gradient is
+    multiplied by `max_norm / max(n, max_norm)` (Paddle's
+    `GradientClipByGlobalNorm`). As in Paddle's parameter-server mode,
+    clipping runs on the trainers, before the gradients are sent.
+
+    ```mlir
+    %c1, %c2 = train.clip_by_global_norm %g1, %g2 max_norm 5.000000e+00
+        : tensor<784x256xf32>, tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Train_FloatTensor>:$grads, F64Attr:$max_norm);
+  let results = (outs Variadic<Train_FloatTensor>:$clipped);
+  let assemblyFormat = [{
+    $grads `max_norm` $max_norm attr-dict `:` type($grads)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Learning-rate schedules
+//===----------------------------------------------------------------------===//
+
+def Train_ExponentialDecayOp : Train_PureOp<"exponential_decay"> {
+  let summary = "Exponentially decayed learning rate.";
+  let description = [{
+    `lr = learning_rate * decay_rate ^ (step / decay_steps)`, with the
+    exponent floored when `staircase` is set (Paddle's `exponential_decay`).
+    `step` counts the steps before this one.
+
+    ```mlir
+    %lr = train.exponential_decay %step learning_rate 1.000000e-01
+        decay_rate 5.000000e-01 decay_steps 100 : tensor<i64> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[F32, F64, I64]>:$step, F64Attr:$learning_rate,
+                       F64Attr:$decay_rate, I64Attr:$decay_steps,
+                       UnitAttr:$staircase);
+  let results = (outs Train_FloatScalar:$lr);
+  let assemblyFormat = [{
+    $step `learning_rate` $learning_rate `decay_rate` $decay_rate
+    `decay_steps` $decay_steps (`staircase` $staircase^)? attr-dict `:`
+    type($step) `->` type($lr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Train_PiecewiseDecayOp : Train_PureOp<"piecewise_decay"> {
+  let summary = "Piecewise-constant learning rate.";
+  let description = [{
+    `lr = values[i]` where `i` is the number of `boundaries` at or below
+    `step` (Paddle's `piecewise_decay`): `values` has one more entry than
+    `boundaries`, which increase strictly.
+
+    ```mlir
+    %lr = train.piecewise_decay %step boundaries [100, 200]
+        values [1.000000e-01, 1.000000e-02, 1.000000e-03]
+        : tensor<i64> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[F32, F64, I64]>:$step,
+                       DenseI64ArrayAttr:$boundaries,
+                       DenseF64ArrayAttr:$values);
+  let results = (outs Train_FloatScalar:$lr);
+  let assemblyFormat = [{
+    $step `boundaries` $boundaries `values` $values attr-dict `:`
+    type($step) `->` type($lr)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // OPENKS_DIALECT_TRAIN_IR_TRAINOPS_TD

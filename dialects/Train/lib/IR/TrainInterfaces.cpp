@@ -1,0 +1,113 @@
+//===- TrainInterfaces.cpp - Train dialect op interfaces ------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Dialect/Train/IR/TrainInterfaces.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace openks::train;
+
+#include "openks/Dialect/Train/IR/TrainOpInterfaces.cpp.inc"
+
+FailureOr<ParameterOpInterface>
+openks::train::lookupParameter(Operation *user, FlatSymbolRefAttr name,
+                               SymbolTableCollection &symbolTable) {
+  Operation *symbol = symbolTable.lookupNearestSymbolFrom(user, name);
+  if (auto param = dyn_cast_or_null<ParameterOpInterface>(symbol))
+    return param;
+  if (!symbol)
+    return user->emitOpError("refers to ")
+           << name << ", which is not defined in an enclosing symbol table";
+  return user->emitOpError("refers to ")
+         << name << ", which is a '" << symbol->getName()
+         << "', not a parameter";
+}
+
+LogicalResult
+openks::train::verifyParameterDeclaration(Operation *op, RankedTensorType type,
+                                          InitializerAttrInterface initializer,
+                                          bool trainable) {
+  if (!type.hasStaticShape())
+    return op->emitOpError("parameter type must have a static shape, got ")
+           << type;
+  Type element = type.getElementType();
+  if (!element.isF32() && !element.isF64() && !element.isInteger(64))
+    return op->emitOpError(
+               "parameter element type must be f32, f64 or i64, got ")
+           << element;
+  if (trainable && !isa<FloatType>(element))
+    return op->emitOpError(
+        "an integer parameter must be frozen: it has no gradient");
+  return initializer.verifyFor(type, [&] { return op->emitOpError(); });
+}
+
+LogicalResult openks::train::detail::verifyOptimizerOp(Operation *op) {
+  auto optimizer = cast<OptimizerOpInterface>(op);
+  Type gradElement = getElementTypeOrSelf(optimizer.getGrad().getType());
+  Type lrElement = getElementTypeOrSelf(optimizer.getLr().getType());
+  if (gradElement != lrElement)
+    return op->emitOpError("learning rate element type ")
+           << lrElement << " does not match gradient element type "
+           << gradElement;
+  return success();
+}
+
+/// Checks one state parameter of an optimizer: it exists, is frozen and has
+/// the expected type.
+static LogicalResult verifyStateParameter(OptimizerOpInterface op,
+                                          FlatSymbolRefAttr name,
+                                          RankedTensorType expected,
+                                          SymbolTableCollection &symbolTable) {
+  FailureOr<ParameterOpInterface> state =
+      lookupParameter(op, name, symbolTable);
+  if (failed(state))
+    return failure();
+  if (state->isTrainable())
+    return op->emitOpError("state parameter ")
+           << name << " must be frozen, or autodiff would train it";
+  if (state->getParameterType() != expected)
+    return op->emitOpError("state parameter ")
+           << name << " has type " << state->getParameterType() << ", expected "
+           << expected;
+  return success();
+}
+
+LogicalResult
+openks::train::verifyOptimizerSymbolUses(OptimizerOpInterface op,
+                                         SymbolTableCollection &symbolTable) {
+  FlatSymbolRefAttr paramName = op.getParamAttr();
+  FailureOr<ParameterOpInterface> param =
+      lookupParameter(op, paramName, symbolTable);
+  if (failed(param))
+    return failure();
+  if (!param->isTrainable())
+    return op->emitOpError("cannot update frozen parameter ") << paramName;
+  RankedTensorType paramType = param->getParameterType();
+  if (op.getGrad().getType() != paramType)
+    return op->emitOpError("gradient type ")
+           << op.getGrad().getType() << " does not match parameter "
+           << paramName << " of type " << paramType;
+
+  llvm::SmallPtrSet<Attribute, 8> seen = {paramName};
+  auto checkDistinct = [&](FlatSymbolRefAttr name) -> LogicalResult {
+    if (seen.insert(name).second)
+      return success();
+    return op->emitOpError() << name << " is used twice by this optimizer";
+  };
+  for (FlatSymbolRefAttr name : op.getElementwiseState())
+    if (failed(checkDistinct(name)) ||
+        failed(verifyStateParameter(op, name, paramType, symbolTable)))
+      return failure();
+  auto scalarType = RankedTensorType::get({}, paramType.getElementType());
+  for (FlatSymbolRefAttr name : op.getScalarState())
+    if (failed(checkDistinct(name)) ||
+        failed(verifyStateParameter(op, name, scalarType, symbolTable)))
+      return failure();
+  return success();
+}

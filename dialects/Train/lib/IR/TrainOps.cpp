@@ -1,0 +1,476 @@
+//===- TrainOps.cpp - Train dialect ops -----------------------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/Dialect/Train/IR/TrainTypeInference.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace openks::train;
+
+//===----------------------------------------------------------------------===//
+// Program structure
+//===----------------------------------------------------------------------===//
+
+void ProgramOp::build(OpBuilder &builder, OperationState &state,
+                      StringRef name) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addRegion()->emplaceBlock();
+}
+
+LogicalResult ParamOp::verify() {
+  return verifyParameterDeclaration(*this, getParameterType(), getInitializer(),
+                                    isTrainable());
+}
+
+void StepOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                   FunctionType type) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  Block &body = state.addRegion()->emplaceBlock();
+  for (Type input : type.getInputs())
+    body.addArgument(input, state.location);
+}
+
+ParseResult StepOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> inputs,
+                      ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(inputs, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void StepOp::print(OpAsmPrinter &printer) {
+  function_interface_impl::printFunctionOp(
+      printer, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult StepOp::verify() {
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes()))
+    if (!isa<RankedTensorType>(type))
+      return emitOpError("fed input #") << index << " must be a ranked tensor, "
+                                        << "got " << type;
+  for (auto [index, type] : llvm::enumerate(getResultTypes()))
+    if (!isa<RankedTensorType>(type))
+      return emitOpError("fetched result #")
+             << index << " must be a ranked tensor, got " << type;
+  return success();
+}
+
+LogicalResult YieldOp::verify() {
+  ArrayRef<Type> expected = (*this)->getParentOfType<StepOp>().getResultTypes();
+  if (getResults().size() != expected.size())
+    return emitOpError("yields ")
+           << getResults().size() << " values, but the step has "
+           << expected.size() << " results";
+  for (auto [index, value, type] : llvm::enumerate(getResults(), expected))
+    if (value.getType() != type)
+      return emitOpError("operand #")
+             << index << " has type " << value.getType()
+             << ", but the step result has type " << type;
+  return success();
+}
+
+/// Checks that a value read from or written to parameter `name` has its type.
+static LogicalResult verifyParameterAccess(Operation *op,
+                                           FlatSymbolRefAttr name, Type type,
+                                           SymbolTableCollection &symbolTable) {
+  FailureOr<ParameterOpInterface> param =
+      lookupParameter(op, name, symbolTable);
+  if (failed(param))
+    return failure();
+  if (param->getParameterType() != type)
+    return op->emitOpError("value type ")
+           << type << " does not match parameter " << name << " of type "
+           << param->getParameterType();
+  return success();
+}
+
+LogicalResult ReadOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyParameterAccess(*this, getParamAttr(), getValue().getType(),
+                               symbolTable);
+}
+
+LogicalResult WriteOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyParameterAccess(*this, getParamAttr(), getValue().getType(),
+                               symbolTable);
+}
+
+//===----------------------------------------------------------------------===//
+// Forward ops
+//===----------------------------------------------------------------------===//
+
+/// Returns operand `value`'s ranked tensor type (guaranteed by ODS).
+static RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// Appends an inferred type, or fails.
+static LogicalResult pushInferred(FailureOr<RankedTensorType> type,
+                                  SmallVectorImpl<Type> &inferred) {
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
+  return success();
+}
+
+LogicalResult FillOp::verify() {
+  return verifyRepresentable(getValue().convertToDouble(),
+                             getOut().getType().getElementType(),
+                             [&] { return emitOpError(); });
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifyHasLastDim(getLoc(), getX().getType());
+}
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return pushInferred(inferMatmulType(loc, tensorType(adaptor.getA()),
+                                      tensorType(adaptor.getB())),
+                      inferred);
+}
+
+LogicalResult AddOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  return pushInferred(inferBroadcastBiasType(loc, tensorType(adaptor.getX()),
+                                             tensorType(adaptor.getY())),
+                      inferred);
+}
+
+LogicalResult MulOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  return pushInferred(inferBroadcastBiasType(loc, tensorType(adaptor.getX()),
+                                             tensorType(adaptor.getY())),
+                      inferred);
+}
+
+LogicalResult
+SoftmaxCrossEntropyOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  return pushInferred(
+      inferSoftmaxCrossEntropyType(loc, tensorType(adaptor.getLogits()),
+                                   tensorType(adaptor.getLabels())),
+      inferred);
+}
+
+LogicalResult
+SigmoidCrossEntropyOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  return pushInferred(
+      inferSigmoidCrossEntropyType(loc, tensorType(adaptor.getLogits()),
+                                   tensorType(adaptor.getLabels())),
+      inferred);
+}
+
+LogicalResult MeanOp::inferReturnTypes(MLIRContext *, OptionalLoc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(
+      RankedTensorType::get({}, tensorType(adaptor.getX()).getElementType()));
+  return success();
+}
+
+LogicalResult ReduceSumOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return pushInferred(inferReduceSumType(loc, tensorType(adaptor.getX()),
+                                         adaptor.getDims(),
+                                         adaptor.getKeepDims()),
+                      inferred);
+}
+
+LogicalResult ReshapeOp::verify() {
+  return verifyReshape(getLoc(), getX().getType(), getOut().getType());
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return pushInferred(
+      inferConcatType(loc, adaptor.getInputs().getTypes(), adaptor.getAxis()),
+      inferred);
+}
+
+LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return pushInferred(inferEmbeddingType(loc, tensorType(adaptor.getTable()),
+                                         tensorType(adaptor.getIds()),
+                                         adaptor.getPaddingIdx()),
+                      inferred);
+}
+
+//===----------------------------------------------------------------------===//
+// Gradient ops
+//===----------------------------------------------------------------------===//
+
+/// Checks the incoming gradient against the forward result type `forward`
+/// and, on success, infers `resultTypes` (the types of the forward inputs).
+static LogicalResult inferGradTypes(OptionalLoc loc,
+                                    FailureOr<RankedTensorType> forward,
+                                    Value dout, TypeRange resultTypes,
+                                    SmallVectorImpl<Type> &inferred) {
+  if (failed(forward) ||
+      failed(verifyGradientType(loc, dout.getType(), *forward)))
+    return failure();
+  llvm::append_range(inferred, resultTypes);
+  return success();
+}
+
+LogicalResult MatmulGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  Value a = adaptor.getA(), b = adaptor.getB();
+  return inferGradTypes(loc, inferMatmulType(loc, tensorType(a), tensorType(b)),
+                        adaptor.getDout(), {a.getType(), b.getType()},
+                        inferred);
+}
+
+LogicalResult AddGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  Value x = adaptor.getX(), y = adaptor.getY();
+  return inferGradTypes(
+      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
+      adaptor.getDout(), {x.getType(), y.getType()}, inferred);
+}
+
+LogicalResult MulGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  Value x = adaptor.getX(), y = adaptor.getY();
+  return inferGradTypes(
+      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
+      adaptor.getDout(), {x.getType(), y.getType()}, inferred);
+}
+
+LogicalResult SoftmaxGradOp::verify() {
+  return verifyHasLastDim(getLoc(), getOut().getType());
+}
+
+LogicalResult
+SoftmaxCrossEntropyGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  Value logits = adaptor.getLogits();
+  return inferGradTypes(
+      loc,
+      inferSoftmaxCrossEntropyType(loc, tensorType(logits),
+                                   tensorType(adaptor.getLabels())),
+      adaptor.getDloss(), logits.getType(), inferred);
+}
+
+LogicalResult
+SigmoidCrossEntropyGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  Value logits = adaptor.getLogits();
+  return inferGradTypes(
+      loc,
+      inferSigmoidCrossEntropyType(loc, tensorType(logits),
+                                   tensorType(adaptor.getLabels())),
+      adaptor.getDloss(), logits.getType(), inferred);
+}
+
+LogicalResult MeanGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  Value x = adaptor.getX();
+  return inferGradTypes(
+      loc, RankedTensorType::get({}, tensorType(x).getElementType()),
+      adaptor.getDout(), x.getType(), inferred);
+}
+
+LogicalResult
+ReduceSumGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  Value x = adaptor.getX();
+  return inferGradTypes(loc,
+                        inferReduceSumType(loc, tensorType(x),
+                                           adaptor.getDims(),
+                                           adaptor.getKeepDims()),
+                        adaptor.getDout(), x.getType(), inferred);
+}
+
+LogicalResult ReshapeGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  RankedTensorType x = tensorType(adaptor.getX());
+  RankedTensorType dout = tensorType(adaptor.getDout());
+  if (x.getElementType() != dout.getElementType())
+    return emitOptionalError(loc, "operand element types differ: ",
+                             x.getElementType(), " vs ", dout.getElementType());
+  if (failed(verifyReshape(loc, x, dout)))
+    return failure();
+  inferred.push_back(x);
+  return success();
+}
+
+LogicalResult ConcatGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  TypeRange inputs = adaptor.getInputs().getTypes();
+  return inferGradTypes(loc, inferConcatType(loc, inputs, adaptor.getAxis()),
+                        adaptor.getDout(), inputs, inferred);
+}
+
+LogicalResult EmbeddingGradOp::verify() {
+  FailureOr<RankedTensorType> forward = inferEmbeddingType(
+      getLoc(), getDtable().getType(), getIds().getType(), getPaddingIdx());
+  if (failed(forward))
+    return failure();
+  if (!getDtable().getType().hasStaticShape())
+    return emitOpError("table gradient must have a static shape, got ")
+           << getDtable().getType();
+  return verifyGradientType(getLoc(), getDout().getType(), *forward);
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizer ops
+//===----------------------------------------------------------------------===//
+
+/// Checks that an optimizer coefficient lies in [0, 1).
+static LogicalResult verifyDecayRate(Operation *op, StringRef name,
+                                     double value) {
+  if (value >= 0 && value < 1)
+    return success();
+  return op->emitOpError() << name << " must be in [0, 1), got " << value;
+}
+
+/// Checks that `epsilon` is positive.
+static LogicalResult verifyEpsilon(Operation *op, double epsilon) {
+  if (epsilon > 0)
+    return success();
+  return op->emitOpError("epsilon must be positive, got ") << epsilon;
+}
+
+SmallVector<FlatSymbolRefAttr> SgdOp::getElementwiseState() { return {}; }
+
+LogicalResult SgdOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyOptimizerSymbolUses(*this, symbolTable);
+}
+
+SmallVector<FlatSymbolRefAttr> MomentumOp::getElementwiseState() {
+  return {getVelocityAttr()};
+}
+
+LogicalResult MomentumOp::verify() {
+  if (getMu().convertToDouble() >= 0)
+    return success();
+  return emitOpError("mu must be non-negative, got ")
+         << getMu().convertToDouble();
+}
+
+LogicalResult MomentumOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyOptimizerSymbolUses(*this, symbolTable);
+}
+
+SmallVector<FlatSymbolRefAttr> AdamOp::getElementwiseState() {
+  return {getMoment1Attr(), getMoment2Attr()};
+}
+
+SmallVector<FlatSymbolRefAttr> AdamOp::getScalarState() {
+  return {getBeta1PowAttr(), getBeta2PowAttr()};
+}
+
+LogicalResult AdamOp::verify() {
+  if (failed(verifyDecayRate(*this, "beta1", getBeta1().convertToDouble())) ||
+      failed(verifyDecayRate(*this, "beta2", getBeta2().convertToDouble())))
+    return failure();
+  return verifyEpsilon(*this, getEpsilon().convertToDouble());
+}
+
+LogicalResult AdamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyOptimizerSymbolUses(*this, symbolTable);
+}
+
+SmallVector<FlatSymbolRefAttr> AdagradOp::getElementwiseState() {
+  return {getMomentAttr()};
+}
+
+LogicalResult AdagradOp::verify() {
+  return verifyEpsilon(*this, getEpsilon().convertToDouble());
+}
+
+LogicalResult AdagradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyOptimizerSymbolUses(*this, symbolTable);
+}
+
+//===----------------------------------------------------------------------===//
+// Between autodiff and the optimizer
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ParamGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<ParameterOpInterface> param =
+      lookupParameter(*this, getParamAttr(), symbolTable);
+  if (failed(param))
+    return failure();
+  if (!param->isTrainable())
+    return emitOpError("names a gradient for frozen parameter ")
+           << getParamAttr();
+  if (param->getParameterType() != getGrad().getType())
+    return emitOpError("gradient type ")
+           << getGrad().getType() << " does not match parameter "
+           << getParamAttr() << " of type " << param->getParameterType();
+  return success();
+}
+
+LogicalResult ClipByGlobalNormOp::verify() {
+  if (getGrads().empty())
+    return emitOpError("needs at least one gradient");
+  if (!(getMaxNorm().convertToDouble() > 0))
+    return emitOpError("max_norm must be positive, got ")
+           << getMaxNorm().convertToDouble();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Learning-rate schedules
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExponentialDecayOp::verify() {
+  if (getDecaySteps() < 1)
+    return emitOpError("decay_steps must be at least 1, got ")
+           << getDecaySteps();
+  if (!(getDecayRate().convertToDouble() > 0))
+    return emitOpError("decay_rate must be positive, got ")
+           << getDecayRate().convertToDouble();
+  return success();
+}
+
+LogicalResult PiecewiseDecayOp::verify() {
+  ArrayRef<int64_t> boundaries = getBoundaries();
+  if (getValues().size() != boundaries.size() + 1)
+    return emitOpError("needs one more value than boundaries, got ")
+           << getValues().size() << " values for " << boundaries.size()
+           << " boundaries";
+  for (size_t i = 1; i < boundaries.size(); ++i)
+    if (boundaries[i] <= boundaries[i - 1])
+      return emitOpError("boundaries must increase strictly, but ")
+             << boundaries[i] << " follows " << boundaries[i - 1];
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "openks/Dialect/Train/IR/TrainOps.cpp.inc"

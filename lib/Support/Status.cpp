@@ -1,0 +1,35 @@
+//===- Status.cpp - Errors as values --------------------------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Support/Status.h"
+
+const char *openks::statusCodeName(StatusCode code) {
+  switch (code) {
+  case StatusCode::Ok:
+    return "ok";
+  case StatusCode::InvalidArgument:
+    return "invalid argument";
+  case StatusCode::OutOfRange:
+    return "out of range";
+  case StatusCode::NotFound:
+    return "not found";
+  case StatusCode::DataLoss:
+    return "data loss";
+  case StatusCode::ResourceExhausted:
+    return "resource exhausted";
+  case StatusCode::FailedPrecondition:
+    return "failed precondition";
+  case StatusCode::DeadlineExceeded:
+    return "deadline exceeded";
+  case StatusCode::PeerLost:
+    return "peer lost";
+  case StatusCode::Cancelled:
+    return "cancelled";
+  case StatusCode::Internal:
+    return "internal error";
+  }
+  return "unknown error";
+}
