@@ -8,6 +8,8 @@
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
 
+#include "TranspileState.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -166,6 +168,10 @@ namespace {
 struct AppendBackwardPass
     : public openks::impl::AppendBackwardPassBase<AppendBackwardPass> {
   void runOnOperation() override {
+    // Once slicing has started, new gradients would have no blocks.
+    if (failed(checkStage(getOperation(), getArgument(),
+                          TranspileStage::Forward, TranspileStage::Configured)))
+      return signalPassFailure();
     SymbolTableCollection symbols;
     WalkResult result = getOperation().walk([&](StepOp step) {
       return failed(StepDifferentiator(step, symbols).run())

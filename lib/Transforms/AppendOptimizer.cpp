@@ -8,6 +8,8 @@
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
 
+#include "TranspileState.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -252,7 +254,10 @@ LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
 }
 
 void AppendOptimizerPass::runOnOperation() {
-  if (failed(verifyOptions(getOperation())))
+  // Once slicing has started, new updates would have no blocks.
+  if (failed(verifyOptions(getOperation())) ||
+      failed(checkStage(getOperation(), getArgument(), TranspileStage::Forward,
+                        TranspileStage::Configured)))
     return signalPassFailure();
   SmallVector<StepOp> steps;
   getOperation().walk([&](StepOp step) { steps.push_back(step); });

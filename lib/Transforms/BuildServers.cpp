@@ -7,6 +7,7 @@
 #include "openks/Transforms/Passes.h"
 
 #include "TranspileState.h"
+#include "openks/Dialect/PS/IR/PSNaming.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -32,8 +33,8 @@ public:
   LogicalResult build(MutableArrayRef<ParamUpdate> updates, StringRef pass);
 
 private:
-  /// Declares `param` (or rows [begin, begin + rows) of it, when `sliced`)
-  /// on `server` under `name`, once.
+  /// Declares `param` (or rows [rowBegin, rowBegin + rows) of it, when
+  /// `sliced`) on `server` under `name`, once.
   void declare(ps::ServerOp server, train::ParamOp param, StringRef name,
                bool sliced, int64_t rowBegin, int64_t rows);
   /// Adds the update region of one block, whose copies of the update's ops
@@ -44,7 +45,8 @@ private:
 
   ModuleOp module;
   ps::JobAttr job;
-  llvm::StringMap<ps::ServerOp> servers;
+  /// The server of each job endpoint, in endpoint order.
+  SmallVector<ps::ServerOp> servers;
   llvm::StringMap<llvm::StringSet<>> declared;
   /// Each server's first update region: blocks are declared before it.
   llvm::DenseMap<Operation *, Operation *> firstUpdate;
@@ -68,8 +70,7 @@ void ServerBuilder::declare(ps::ServerOp server, train::ParamOp param,
     return IntegerAttr::get(IntegerType::get(context, 64), row);
   };
   ps::BlockOp::create(
-      builder, param.getLoc(), name,
-      sliced ? withRows(type, rows) : type,
+      builder, param.getLoc(), name, sliced ? withRows(type, rows) : type,
       sliced ? FlatSymbolRefAttr::get(param.getSymNameAttr()) : nullptr,
       sliced ? TypeAttr::get(type) : nullptr,
       sliced ? rowAttr(rowBegin) : nullptr,
@@ -83,14 +84,11 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
   RankedTensorType paramType = update.param.getParameterType();
   RankedTensorType blockType = withRows(paramType, block.rows);
   bool geo = job.getMode() == ps::Mode::Geo;
-  std::string received = block.name + (geo ? ".delta" : "@GRAD");
 
-  OpBuilder builder(&server.getBody().front(),
-                    server.getBody().front().end());
+  OpBuilder builder(&server.getBody().front(), server.getBody().front().end());
   Location loc = update.optimizer->getLoc();
-  auto region = ps::UpdateOp::create(
-      builder, loc, FlatSymbolRefAttr::get(module.getContext(), block.name),
-      builder.getStringAttr(received));
+  auto region =
+      ps::UpdateOp::create(builder, loc, block.name, server.getUpdateKind());
   firstUpdate.try_emplace(server, region);
   Block *body = builder.createBlock(&region.getBody(), {}, {blockType}, {loc});
   Value incoming = body->getArgument(0);
@@ -122,9 +120,9 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
     for (NamedAttribute attribute : clone->getAttrs())
       if (auto symbol = dyn_cast<FlatSymbolRefAttr>(attribute.getValue()))
         if (auto it = renamed.find(symbol.getValue()); it != renamed.end())
-          clone->setAttr(attribute.getName(),
-                         FlatSymbolRefAttr::get(module.getContext(),
-                                                it->second));
+          clone->setAttr(
+              attribute.getName(),
+              FlatSymbolRefAttr::get(module.getContext(), it->second));
     for (OpResult result : clone->getResults())
       if (result.getType() == paramType)
         result.setType(blockType);
@@ -137,54 +135,51 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
   builder.setInsertionPointToEnd(module.getBody());
   for (auto [index, endpoint] : llvm::enumerate(job.getEndpointNames())) {
     std::string name = "ps" + std::to_string(index);
-    if (SymbolTable::lookupSymbolIn(module, name))
-      return module.emitError(pass)
+    if (Operation *taken = SymbolTable::lookupSymbolIn(module, name))
+      return taken->emitError(pass)
              << ": cannot name a server @" << name << ": the name is taken";
-    auto server = ps::ServerOp::create(
-        builder, module.getLoc(), name, endpoint,
-        static_cast<uint64_t>(job.getTrainers()), job.getMode());
+    auto server = ps::ServerOp::create(builder, module.getLoc(), name, endpoint,
+                                       static_cast<uint64_t>(job.getTrainers()),
+                                       job.getMode());
     server.getBody().emplaceBlock();
-    servers[endpoint] = server;
+    servers.push_back(server);
   }
 
   for (ParamUpdate &update : updates) {
-    FailureOr<SmallVector<ParamBlock>> blocks =
-        getParamBlocks(update.param, pass);
-    if (failed(blocks))
-      return failure();
-    bool sliced = blocks->size() > 1;
+    SmallVector<ParamBlock> blocks = getParamBlocks(update.param);
+    bool sliced = blocks.size() > 1;
     Operation *program = update.param->getParentOp();
     llvm::DenseSet<StringAttr> elementwise;
     for (FlatSymbolRefAttr name : update.optimizer.getElementwiseState())
       elementwise.insert(name.getAttr());
-    for (const ParamBlock &block : *blocks) {
-      ps::ServerOp server = servers.lookup(block.endpoint);
-      if (!server)
-        return update.param.emitOpError("is placed on ")
-               << block.endpoint << ", which is not a server of the job";
+    for (auto [index, block] : llvm::enumerate(blocks)) {
+      ps::ServerOp server = servers[block.server];
       declare(server, update.param, block.name, sliced, block.rowBegin,
               block.rows);
-      // State the update writes itself (a schedule's step counter) is kept
-      // per block, `<name>.<block>`: each block's update advances its own.
-      // Element-wise state follows the parameter's rows; the rest (rank-0
-      // state, the learning rate) is copied whole.
+      // The server names of what the update touches. State the update
+      // writes itself (a schedule's step counter) is kept per block, so each
+      // block's update advances its own; element-wise state follows the
+      // parameter's rows and, when sliced, is named like its blocks; the
+      // rest (rank-0 state, the learning rate) is copied whole.
       llvm::StringMap<std::string> renamed;
       renamed[update.param.getSymName()] = block.name;
       for (Operation *op : update.ops)
         if (auto write = dyn_cast<train::WriteOp>(op))
           renamed[write.getParam()] =
-              (write.getParam() + "." + block.name).str();
+              ps::getPerBlockStateName(write.getParam(), block.name);
       for (StringAttr name : update.state) {
         auto state = dyn_cast_or_null<train::ParamOp>(
             symbols.lookupSymbolIn(program, name));
         if (!state)
           continue;
-        if (auto it = renamed.find(name.getValue()); it != renamed.end())
-          declare(server, state, it->second, /*sliced=*/false, 0, 0);
-        else
-          declare(server, state, name.getValue(),
-                  sliced && elementwise.contains(name), block.rowBegin,
-                  block.rows);
+        bool slicedState = sliced && elementwise.contains(name);
+        if (slicedState)
+          renamed[name.getValue()] =
+              ps::getBlockName(name.getValue(), index, blocks.size());
+        auto it = renamed.find(name.getValue());
+        declare(server, state,
+                it != renamed.end() ? StringRef(it->second) : name.getValue(),
+                slicedState, block.rowBegin, block.rows);
       }
       addUpdate(server, update, block, renamed);
     }
@@ -198,13 +193,13 @@ struct BuildServersPass
     : public openks::impl::BuildServersPassBase<BuildServersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<ps::JobAttr> job = getJob(module, getArgument());
-    if (failed(job))
+    if (failed(checkStage(module, getArgument(), TranspileStage::Dispatched,
+                          TranspileStage::Dispatched)))
       return signalPassFailure();
     FailureOr<SmallVector<ParamUpdate>> updates =
         getParamUpdates(module, getArgument());
-    if (failed(updates) ||
-        failed(ServerBuilder(module, *job).build(*updates, getArgument())))
+    if (failed(updates) || failed(ServerBuilder(module, getJob(module))
+                                      .build(*updates, getArgument())))
       return signalPassFailure();
   }
 };

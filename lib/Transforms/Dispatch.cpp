@@ -8,6 +8,7 @@
 #include "openks/Transforms/Slicing.h"
 
 #include "TranspileState.h"
+#include "openks/Dialect/PS/IR/PSNaming.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -19,58 +20,51 @@ namespace openks {
 using namespace mlir;
 using namespace openks;
 
-/// Paddle's block names: the parameter itself when it is one block, else
-/// `<param>.block<i>`.
-static std::vector<std::string> blockNames(train::ParamOp param,
-                                           int64_t blocks) {
-  if (blocks == 1)
-    return {param.getSymName().str()};
-  std::vector<std::string> names;
-  for (int64_t i = 0; i < blocks; ++i)
-    names.push_back((param.getSymName() + ".block" + Twine(i)).str());
-  return names;
-}
-
 namespace {
 
 struct DispatchPass : public openks::impl::DispatchPassBase<DispatchPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<ps::JobAttr> job = getJob(module, getArgument());
-    if (failed(job))
+    // Dispatching again places the blocks where they are; once the servers
+    // hold them it would move them behind their backs.
+    if (failed(checkStage(module, getArgument(), TranspileStage::Sliced,
+                          TranspileStage::Dispatched)))
       return signalPassFailure();
+    ps::JobAttr job = getJob(module);
     FailureOr<SmallVector<train::ParamOp>> params =
-        getOptimizedParameters(module, getArgument());
+        getOptimizedParameters(module);
     if (failed(params))
       return signalPassFailure();
 
+    int numServers = static_cast<int>(job.getEndpoints().size());
     SmallVector<int64_t> blockCounts;
     std::vector<std::vector<std::string>> names;
     for (train::ParamOp param : *params) {
-      auto slices = param->getAttrOfType<DenseI64ArrayAttr>(
-          ps::PSDialect::kSlicesAttrName);
-      if (!slices) {
-        param.emitOpError("has no '")
-            << ps::PSDialect::kSlicesAttrName
-            << "'; run openks-slice-variables first";
+      int64_t blocks =
+          param
+              ->getAttrOfType<DenseI64ArrayAttr>(ps::PSDialect::kSlicesAttrName)
+              .size();
+      if (blocks > numServers) {
+        param.emitOpError(getArgument())
+            << ": has " << blocks << " blocks but the job only " << numServers
+            << " servers; a server holds at most one block of a parameter";
         return signalPassFailure();
       }
-      blockCounts.push_back(slices.size());
-      names.push_back(blockNames(param, slices.size()));
+      blockCounts.push_back(blocks);
+      std::vector<std::string> &blockNames = names.emplace_back();
+      for (int64_t i = 0; i < blocks; ++i)
+        blockNames.push_back(ps::getBlockName(param.getSymName(), i, blocks));
     }
 
-    int numEndpoints = static_cast<int>(job->getEndpoints().size());
     std::vector<std::vector<int>> placement =
-        job->getSplitMethod() == ps::SplitMethod::RoundRobin
-            ? dispatchRoundRobin(blockCounts, numEndpoints)
-            : dispatchHashName(names, numEndpoints);
-    for (auto [param, servers] : llvm::zip(*params, placement)) {
-      SmallVector<Attribute> endpoints;
-      for (int server : servers)
-        endpoints.push_back(job->getEndpoints()[server]);
+        job.getSplitMethod() == ps::SplitMethod::RoundRobin
+            ? dispatchRoundRobin(blockCounts, numServers)
+            : dispatchHashName(names, numServers);
+    for (auto [param, servers] : llvm::zip(*params, placement))
       param->setAttr(ps::PSDialect::kPlacementAttrName,
-                     ArrayAttr::get(&getContext(), endpoints));
-    }
+                     DenseI64ArrayAttr::get(
+                         &getContext(),
+                         SmallVector<int64_t>(servers.begin(), servers.end())));
   }
 };
 

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "openks/Support/Endpoint.h"
 #include "openks/Transforms/Passes.h"
 
 #include "TranspileState.h"
@@ -21,30 +22,30 @@ using namespace openks;
 
 namespace {
 
+/// A block of a parameter the worker trades with a server, and where it
+/// lives: `@server::@block`.
+struct RemoteBlock {
+  ParamBlock block;
+  SymbolRefAttr symbol;
+};
+
 /// A parameter the worker trades with the servers, with its blocks.
 struct DistributedParam {
   ParamUpdate update;
-  SmallVector<ParamBlock> blocks;
+  SmallVector<RemoteBlock> blocks;
 };
 
 /// Rewrites one training program into its worker program.
 class WorkerBuilder {
 public:
   WorkerBuilder(ps::JobAttr job, train::StepOp step,
-                MutableArrayRef<DistributedParam> params)
-      : job(job), step(step), params(params),
+                MutableArrayRef<DistributedParam> params, ArrayAttr servers)
+      : job(job), step(step), params(params), servers(servers),
         context(step.getContext()) {}
 
   LogicalResult build();
 
 private:
-  bool hasBarriers() const {
-    return job.getMode() == ps::Mode::Sync ||
-           job.getMode() == ps::Mode::HalfAsync;
-  }
-  SmallVector<Attribute> allEndpoints() const {
-    return SmallVector<Attribute>(job.getEndpoints().getValue());
-  }
   /// Splits `value` into the parameter's blocks (or returns it whole).
   SmallVector<Value> splitIntoBlocks(OpBuilder &builder, Location loc,
                                      Value value,
@@ -58,25 +59,28 @@ private:
   void insertSends();
   void moveOptimizerToServers();
   void receiveUpdatedParameters();
-  LogicalResult addStartup();
-  LogicalResult addGeoPush();
+  FailureOr<train::StepOp> addStartup();
+  FailureOr<train::StepOp> addGeoPush();
 
   ps::JobAttr job;
   train::StepOp step;
   MutableArrayRef<DistributedParam> params;
+  /// The servers that hold the parameters' blocks, the ones every step's
+  /// barriers list.
+  ArrayAttr servers;
   MLIRContext *context;
 };
 
 } // namespace
 
-SmallVector<Value> WorkerBuilder::splitIntoBlocks(OpBuilder &builder,
-                                                  Location loc, Value value,
-                                                  const DistributedParam &param) {
+SmallVector<Value>
+WorkerBuilder::splitIntoBlocks(OpBuilder &builder, Location loc, Value value,
+                               const DistributedParam &param) {
   if (param.blocks.size() == 1)
     return {value};
   SmallVector<int64_t> rows;
-  for (const ParamBlock &block : param.blocks)
-    rows.push_back(block.rows);
+  for (const RemoteBlock &remote : param.blocks)
+    rows.push_back(remote.block.rows);
   auto split = ps::SplitOp::create(builder, loc, value,
                                    builder.getDenseI64ArrayAttr(rows));
   return SmallVector<Value>(split.getOutputs());
@@ -87,11 +91,9 @@ SmallVector<Value> WorkerBuilder::receiveBlocks(OpBuilder &builder,
                                                 DistributedParam &param) {
   RankedTensorType type = param.update.param.getParameterType();
   SmallVector<Value> received;
-  for (const ParamBlock &block : param.blocks)
+  for (const RemoteBlock &remote : param.blocks)
     received.push_back(ps::RecvOp::create(
-        builder, loc, withRows(type, block.rows),
-        builder.getStringAttr(block.name),
-        builder.getStringAttr(block.endpoint)));
+        builder, loc, withRows(type, remote.block.rows), remote.symbol));
   return received;
 }
 
@@ -118,12 +120,10 @@ void WorkerBuilder::insertSends() {
     else
       builder.setInsertionPointToStart(&body);
     Location loc = param.update.optimizer->getLoc();
-    for (auto [part, block] :
+    for (auto [part, remote] :
          llvm::zip(splitIntoBlocks(builder, loc, grad, param), param.blocks))
-      lastInserted[producer] =
-          ps::SendOp::create(builder, loc, part,
-                             builder.getStringAttr(block.endpoint),
-                             builder.getStringAttr(block.name + "@GRAD"));
+      lastInserted[producer] = ps::SendOp::create(
+          builder, loc, part, ps::MessageKind::Grad, remote.symbol);
   }
 }
 
@@ -146,7 +146,8 @@ void WorkerBuilder::moveOptimizerToServers() {
           SymbolTable::getSymbolUses(&program->getRegion(0)))
     for (const SymbolTable::SymbolUse &use : *uses)
       stillUsed.insert(use.getSymbolRef().getRootReference());
-  for (Operation &op : llvm::make_early_inc_range(program->getRegion(0).front()))
+  for (Operation &op :
+       llvm::make_early_inc_range(program->getRegion(0).front()))
     if (auto param = dyn_cast<train::ParamOp>(op);
         param && stateNames.contains(param.getSymNameAttr()) &&
         !stillUsed.contains(param.getSymNameAttr()))
@@ -157,19 +158,19 @@ void WorkerBuilder::receiveUpdatedParameters() {
   Block &body = step.getBody().front();
   OpBuilder builder(body.getTerminator());
   Location loc = step.getLoc();
-  if (hasBarriers())
-    ps::SendBarrierOp::create(builder, loc,
-                              builder.getArrayAttr(allEndpoints()));
+  // Paddle's trainer order: the send barrier (sync, half-async), the
+  // receives, the fetch barrier (sync).
+  if (job.getMode() != ps::Mode::Async)
+    ps::SendBarrierOp::create(builder, loc, servers);
   SmallVector<SmallVector<Value>> received;
   for (DistributedParam &param : params)
     received.push_back(receiveBlocks(builder, loc, param));
   if (job.getMode() == ps::Mode::Sync)
-    ps::FetchBarrierOp::create(builder, loc,
-                               builder.getArrayAttr(allEndpoints()));
+    ps::FetchBarrierOp::create(builder, loc, servers);
   for (auto [param, blocks] : llvm::zip(params, received))
-    train::WriteOp::create(builder, loc, joinBlocks(builder, loc, blocks),
-                           FlatSymbolRefAttr::get(
-                               param.update.param.getSymNameAttr()));
+    train::WriteOp::create(
+        builder, loc, joinBlocks(builder, loc, blocks),
+        FlatSymbolRefAttr::get(param.update.param.getSymNameAttr()));
 }
 
 /// Returns the name of the GEO copy of `param`'s last synchronised value.
@@ -177,7 +178,7 @@ static std::string geoOldName(train::ParamOp param) {
   return (param.getSymName() + ".geo_old").str();
 }
 
-LogicalResult WorkerBuilder::addStartup() {
+FailureOr<train::StepOp> WorkerBuilder::addStartup() {
   Operation *program = step->getParentOp();
   if (SymbolTable::lookupSymbolIn(program, "startup"))
     return step.emitOpError("shares its program with a symbol @startup; the "
@@ -191,8 +192,7 @@ LogicalResult WorkerBuilder::addStartup() {
   SmallVector<SmallVector<Value>> received;
   for (DistributedParam &param : params)
     received.push_back(receiveBlocks(builder, loc, param));
-  ps::FetchBarrierOp::create(builder, loc,
-                             builder.getArrayAttr(allEndpoints()));
+  ps::FetchBarrierOp::create(builder, loc, servers);
   for (auto [param, blocks] : llvm::zip(params, received)) {
     Value whole = joinBlocks(builder, loc, blocks);
     train::ParamOp paramOp = param.update.param;
@@ -204,10 +204,10 @@ LogicalResult WorkerBuilder::addStartup() {
           FlatSymbolRefAttr::get(context, geoOldName(paramOp)));
   }
   train::YieldOp::create(builder, loc);
-  return success();
+  return startup;
 }
 
-LogicalResult WorkerBuilder::addGeoPush() {
+FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
   Operation *program = step->getParentOp();
   if (SymbolTable::lookupSymbolIn(program, "geo_push"))
     return step.emitOpError("shares its program with a symbol @geo_push; "
@@ -222,8 +222,8 @@ LogicalResult WorkerBuilder::addGeoPush() {
              << geoOldName(paramOp) << ", but the name is taken";
     builder.setInsertionPointAfter(paramOp);
     train::ParamOp::create(builder, paramOp.getLoc(), geoOldName(paramOp),
-                           paramOp.getParameterType(),
-                           paramOp.getInitializer(), /*frozen=*/true);
+                           paramOp.getParameterType(), paramOp.getInitializer(),
+                           /*frozen=*/true);
   }
 
   builder.setInsertionPointAfter(step);
@@ -245,7 +245,7 @@ LogicalResult WorkerBuilder::addGeoPush() {
         FlatSymbolRefAttr::get(context, geoOldName(paramOp)));
     Pushed &blocks = pushed.emplace_back();
     blocks.local = splitIntoBlocks(builder, loc, local, param);
-    for (auto [localBlock, oldBlock, block] :
+    for (auto [localBlock, oldBlock, remote] :
          llvm::zip(blocks.local, splitIntoBlocks(builder, loc, old, param),
                    param.blocks)) {
       // delta = (local - old) / trainers
@@ -253,14 +253,13 @@ LogicalResult WorkerBuilder::addGeoPush() {
           train::ScaleOp::create(builder, loc, oldBlock.getType(), oldBlock,
                                  builder.getF64FloatAttr(-1.0));
       blocks.negativeOld.push_back(negativeOld);
-      Value change = train::AddOp::create(builder, loc, localBlock,
-                                          negativeOld);
-      Value delta = train::ScaleOp::create(builder, loc, change.getType(),
-                                           change,
-                                           builder.getF64FloatAttr(share));
-      ps::SendOp::create(builder, loc, delta,
-                         builder.getStringAttr(block.endpoint),
-                         builder.getStringAttr(block.name + ".delta"));
+      Value change =
+          train::AddOp::create(builder, loc, localBlock, negativeOld);
+      Value delta =
+          train::ScaleOp::create(builder, loc, change.getType(), change,
+                                 builder.getF64FloatAttr(share));
+      ps::SendOp::create(builder, loc, delta, ps::MessageKind::Delta,
+                         remote.symbol);
     }
   }
   for (auto [param, blocks] : llvm::zip(params, pushed)) {
@@ -271,40 +270,75 @@ LogicalResult WorkerBuilder::addGeoPush() {
       // local += server - old
       Value change =
           train::AddOp::create(builder, loc, serverBlock, negativeOld);
-      updated.push_back(
-          train::AddOp::create(builder, loc, localBlock, change));
+      updated.push_back(train::AddOp::create(builder, loc, localBlock, change));
     }
     train::ParamOp paramOp = param.update.param;
     train::WriteOp::create(builder, loc, joinBlocks(builder, loc, updated),
                            FlatSymbolRefAttr::get(paramOp.getSymNameAttr()));
-    train::WriteOp::create(builder, loc, joinBlocks(builder, loc, server),
-                           FlatSymbolRefAttr::get(context,
-                                                  geoOldName(paramOp)));
+    train::WriteOp::create(
+        builder, loc, joinBlocks(builder, loc, server),
+        FlatSymbolRefAttr::get(context, geoOldName(paramOp)));
   }
   train::YieldOp::create(builder, loc);
-  return success();
+  return push;
 }
 
 LogicalResult WorkerBuilder::build() {
+  FailureOr<train::StepOp> geoPush = train::StepOp();
   if (job.getMode() == ps::Mode::Geo) {
-    if (failed(addGeoPush()))
-      return failure();
+    geoPush = addGeoPush();
   } else {
     insertSends();
     moveOptimizerToServers();
     receiveUpdatedParameters();
   }
-  if (failed(addStartup()))
+  if (failed(geoPush))
+    return failure();
+  FailureOr<train::StepOp> startup = addStartup();
+  if (failed(startup))
     return failure();
 
-  // The training program becomes the worker program.
+  // The training program becomes the worker program; its parameters are
+  // now the worker's local copies, and where their blocks live is stated by
+  // the communication ops.
   auto program = cast<train::ProgramOp>(step->getParentOp());
+  for (DistributedParam &param : params) {
+    param.update.param->removeAttr(ps::PSDialect::kSlicesAttrName);
+    param.update.param->removeAttr(ps::PSDialect::kPlacementAttrName);
+  }
   OpBuilder builder(program);
+  auto symbol = [](train::StepOp op) {
+    return op ? FlatSymbolRefAttr::get(op.getSymNameAttr())
+              : FlatSymbolRefAttr();
+  };
   auto worker =
-      ps::WorkerOp::create(builder, program.getLoc(), program.getSymName());
+      ps::WorkerOp::create(builder, program.getLoc(), program.getSymNameAttr(),
+                           symbol(step), symbol(*startup), symbol(*geoPush));
   worker.getBody().takeBody(program.getBody());
   program.erase();
   return success();
+}
+
+/// Returns the server of each of the job's endpoints, in endpoint order, or
+/// reports a job endpoint without a server.
+static FailureOr<SmallVector<ps::ServerOp>>
+getServers(ModuleOp module, ps::JobAttr job, StringRef pass) {
+  std::vector<std::string> endpoints = job.getEndpointNames();
+  SmallVector<ps::ServerOp> servers(endpoints.size());
+  for (ps::ServerOp server : module.getOps<ps::ServerOp>()) {
+    StatusOr<Endpoint> endpoint = parseEndpoint(server.getEndpoint());
+    auto it =
+        endpoint ? llvm::find(endpoints, endpoint->str()) : endpoints.end();
+    if (it != endpoints.end())
+      servers[it - endpoints.begin()] = server;
+  }
+  for (auto [endpoint, server] : llvm::zip(endpoints, servers))
+    if (!server)
+      return (*module.getOps<ps::ServerOp>().begin()).emitError(pass)
+             << ": the job's endpoint " << endpoint
+             << " has no 'ps.server'; run openks-build-servers on the "
+                "dispatched module";
+  return servers;
 }
 
 namespace {
@@ -313,15 +347,20 @@ struct InsertSendRecvPass
     : public openks::impl::InsertSendRecvPassBase<InsertSendRecvPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<ps::JobAttr> job = getJob(module, getArgument());
-    if (failed(job))
+    if (failed(checkStage(module, getArgument(), TranspileStage::ServersBuilt,
+                          TranspileStage::ServersBuilt)))
       return signalPassFailure();
+    ps::JobAttr job = getJob(module);
+    FailureOr<SmallVector<ps::ServerOp>> servers =
+        getServers(module, job, getArgument());
     FailureOr<SmallVector<ParamUpdate>> updates =
         getParamUpdates(module, getArgument());
-    if (failed(updates))
+    if (failed(servers) || failed(updates))
       return signalPassFailure();
 
     SmallVector<DistributedParam> params;
+    SymbolTableCollection symbols;
+    SmallVector<bool> used(servers->size(), false);
     auto step = (*updates)[0].optimizer->getParentOfType<train::StepOp>();
     for (ParamUpdate &update : *updates) {
       if (update.optimizer->getParentOfType<train::StepOp>() != step) {
@@ -330,18 +369,39 @@ struct InsertSendRecvPass
             << getArgument() << " distributes one training step";
         return signalPassFailure();
       }
-      FailureOr<SmallVector<ParamBlock>> blocks =
-          getParamBlocks(update.param, getArgument());
-      if (failed(blocks))
-        return signalPassFailure();
-      params.push_back({update, *blocks});
+      DistributedParam &param = params.emplace_back();
+      param.update = update;
+      for (ParamBlock &block : getParamBlocks(update.param)) {
+        ps::ServerOp server = (*servers)[block.server];
+        if (!symbols.lookupSymbolIn<ps::BlockOp>(
+                server, StringAttr::get(&getContext(), block.name))) {
+          update.param.emitOpError(getArgument())
+              << ": its block @" << block.name << " is placed on @"
+              << server.getSymName()
+              << ", which does not hold it; run openks-build-servers on the "
+                 "dispatched module";
+          return signalPassFailure();
+        }
+        used[block.server] = true;
+        param.blocks.push_back(
+            {block, SymbolRefAttr::get(
+                        server.getSymNameAttr(),
+                        {FlatSymbolRefAttr::get(&getContext(), block.name)})});
+      }
     }
     if (!isa_and_nonnull<train::ProgramOp>(step->getParentOp())) {
       step.emitOpError("is not in a train.program; ")
           << getArgument() << " rewrites training programs";
       return signalPassFailure();
     }
-    if (failed(WorkerBuilder(*job, step, params).build()))
+    SmallVector<Attribute> barrierServers;
+    for (auto [server, isUsed] : llvm::zip(*servers, used))
+      if (isUsed)
+        barrierServers.push_back(
+            FlatSymbolRefAttr::get(server.getSymNameAttr()));
+    if (failed(WorkerBuilder(job, step, params,
+                             ArrayAttr::get(&getContext(), barrierServers))
+                   .build()))
       return signalPassFailure();
   }
 };

@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "openks/Dialect/PS/IR/PSNaming.h"
 #include "openks/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -18,44 +20,66 @@ namespace openks {
 using namespace mlir;
 using namespace openks;
 
+/// Returns the bytes a block's tensor holds.
+static int64_t getByteSize(ps::BlockOp block) {
+  RankedTensorType type = block.getParameterType();
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// Prints one line per block of `server`: its rows of the origin, its bytes
+/// and the message its update region receives, under Paddle's names.
+static void printBlocks(llvm::raw_ostream &os, ps::ServerOp server) {
+  llvm::DenseMap<Attribute, ps::UpdateOp> updates;
+  for (ps::UpdateOp update : server.getBody().getOps<ps::UpdateOp>())
+    updates[update.getBlockAttr().getAttr()] = update;
+  for (ps::BlockOp block : server.getBody().getOps<ps::BlockOp>()) {
+    os << "  @" << server.getSymName() << "  " << block.getSymName();
+    if (block.isSlice()) {
+      auto [begin, end] = block.getRows();
+      os << "  rows [" << begin << ", " << end << ") of "
+         << block.getOriginName();
+    }
+    os << "  " << getByteSize(block) << " bytes";
+    if (ps::UpdateOp update = updates.lookup(block.getSymNameAttr()))
+      os << "  on " << ps::getMessageName(block.getSymName(), update.getKind());
+    else
+      os << "  frozen";
+    os << "\n";
+  }
+}
+
 namespace {
 
 struct PSReportPass : public openks::impl::PSReportPassBase<PSReportPass> {
+  using PSReportPassBase::PSReportPassBase;
+
   void runOnOperation() override {
-    struct Row {
-      std::string server, endpoint;
-      int64_t blocks = 0, bytes = 0;
-    };
-    SmallVector<Row> rows;
-    getOperation().walk([&](ps::ServerOp server) {
-      Row &row = rows.emplace_back();
-      row.server = ("@" + server.getSymName()).str();
-      row.endpoint = server.getEndpoint().str();
-      for (ps::BlockOp block : server.getBody().getOps<ps::BlockOp>()) {
-        RankedTensorType type = block.getParameterType();
-        ++row.blocks;
-        row.bytes += type.getNumElements() *
-                     ((type.getElementTypeBitWidth() + 7) / 8);
-      }
-    });
+    markAllAnalysesPreserved();
+    SmallVector<ps::ServerOp> servers(getOperation().getOps<ps::ServerOp>());
     llvm::raw_ostream &os = llvm::outs();
-    if (rows.empty()) {
+    if (servers.empty()) {
       os << "no ps.server in the module\n";
-      markAllAnalysesPreserved();
       return;
     }
     os << "server  endpoint  blocks  bytes\n";
     int64_t total = 0, largest = 0;
-    for (const Row &row : rows) {
-      os << row.server << "  " << row.endpoint << "  " << row.blocks << "  "
-         << row.bytes << "\n";
-      total += row.bytes;
-      largest = std::max(largest, row.bytes);
+    for (ps::ServerOp server : servers) {
+      int64_t blocks = 0, bytes = 0;
+      for (ps::BlockOp block : server.getBody().getOps<ps::BlockOp>()) {
+        ++blocks;
+        bytes += getByteSize(block);
+      }
+      os << "@" << server.getSymName() << "  " << server.getEndpoint() << "  "
+         << blocks << "  " << bytes << "\n";
+      total += bytes;
+      largest = std::max(largest, bytes);
     }
-    double mean = static_cast<double>(total) / rows.size();
+    double mean = static_cast<double>(total) / servers.size();
     os << "imbalance (max / mean): "
        << llvm::format("%.3f", mean > 0 ? largest / mean : 1.0) << "\n";
-    markAllAnalysesPreserved();
+    if (listBlocks)
+      for (ps::ServerOp server : servers)
+        printBlocks(os, server);
   }
 };
 

@@ -25,23 +25,26 @@ struct SliceVariablesPass
     : public openks::impl::SliceVariablesPassBase<SliceVariablesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<ps::JobAttr> job = getJob(module, getArgument());
-    if (failed(job))
+    // Slicing again computes the same blocks; once the servers hold them it
+    // would cut them anew behind their backs.
+    if (failed(checkStage(module, getArgument(), TranspileStage::Configured,
+                          TranspileStage::Dispatched)))
       return signalPassFailure();
+    ps::JobAttr job = getJob(module);
     FailureOr<SmallVector<train::ParamOp>> params =
-        getOptimizedParameters(module, getArgument());
+        getOptimizedParameters(module);
     if (failed(params))
       return signalPassFailure();
 
-    int64_t maxSlices = job->getSliceVarUp().getValue()
-                            ? static_cast<int64_t>(job->getEndpoints().size())
+    int64_t maxSlices = job.getSliceVarUp().getValue()
+                            ? static_cast<int64_t>(job.getEndpoints().size())
                             : 1;
     Builder builder(&getContext());
     for (train::ParamOp param : *params) {
       SmallVector<int64_t> rows;
       for (const VarBlock &block :
            sliceVariable(param.getParameterType().getShape(), maxSlices,
-                         job->getMinBlockSize()))
+                         job.getMinBlockSize()))
         rows.push_back(block.rows);
       param->setAttr(ps::PSDialect::kSlicesAttrName,
                      builder.getDenseI64ArrayAttr(rows));

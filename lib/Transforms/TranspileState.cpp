@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TranspileState.h"
+#include "openks/Dialect/PS/IR/PSNaming.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -12,55 +13,162 @@
 using namespace mlir;
 using namespace openks;
 
-/// Calls `fn` on every optimizer op of the training steps (not those a
-/// server's update regions hold) with the parameter it updates. Reports an
-/// update of something that is not a train.param, and a module without
-/// optimizer ops.
-static LogicalResult forEachOptimizer(
-    ModuleOp module, StringRef pass,
-    function_ref<LogicalResult(train::OptimizerOpInterface, train::ParamOp)>
-        fn) {
+/// An optimizer op of a training step (not of a server's update region) and
+/// the parameter it updates, null when that is not a train.param.
+using OptimizerUse = std::pair<train::OptimizerOpInterface, train::ParamOp>;
+
+/// Returns the optimizer ops of `module`'s training steps in program order.
+static SmallVector<OptimizerUse> findOptimizers(ModuleOp module) {
   SymbolTableCollection symbols;
-  bool any = false;
-  WalkResult result = module.walk([&](train::StepOp step) {
-    return step.walk([&](train::OptimizerOpInterface op) {
-      any = true;
-      auto param = symbols.lookupNearestSymbolFrom<train::ParamOp>(
-          op, op.getParamAttr());
-      if (!param) {
-        op->emitOpError("updates ")
-            << op.getParamAttr() << ", which is not a train.param";
-        return WalkResult::interrupt();
-      }
-      return failed(fn(op, param)) ? WalkResult::interrupt()
-                                   : WalkResult::advance();
+  SmallVector<OptimizerUse> uses;
+  module.walk([&](train::StepOp step) {
+    step.walk([&](train::OptimizerOpInterface op) {
+      uses.push_back({op, symbols.lookupNearestSymbolFrom<train::ParamOp>(
+                              op, op.getParamAttr())});
     });
   });
-  if (result.wasInterrupted())
-    return failure();
-  if (!any)
-    return module.emitError(pass)
-           << ": no optimizer ops to distribute; run openks-minimize first";
+  return uses;
+}
+
+/// Calls `fn` on every optimizer op of the training steps with the
+/// parameter it updates. Reports an update of something that is not a
+/// train.param.
+static LogicalResult forEachOptimizer(
+    ModuleOp module,
+    function_ref<LogicalResult(train::OptimizerOpInterface, train::ParamOp)>
+        fn) {
+  for (auto [op, param] : findOptimizers(module)) {
+    if (!param)
+      return op->emitOpError("updates ")
+             << op.getParamAttr() << ", which is not a train.param";
+    if (failed(fn(op, param)))
+      return failure();
+  }
   return success();
 }
 
-FailureOr<ps::JobAttr> openks::getJob(ModuleOp module, StringRef pass) {
-  if (auto job = module->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName))
-    return job;
-  return module.emitError(pass)
-         << ": the module has no '" << ps::JobAttr::kAttrName
-         << "'; run openks-configure-job first";
+namespace {
+
+/// The stage of a module and the op that shows it, for diagnostics.
+struct StageWitness {
+  TranspileStage stage = TranspileStage::Forward;
+  Operation *op = nullptr;
+};
+
+} // namespace
+
+/// Returns how far `module` has come, and on which op to say so.
+static StageWitness getStage(ModuleOp module) {
+  for (Operation &op : *module.getBody())
+    if (isa<ps::WorkerOp>(op))
+      return {TranspileStage::Transpiled, &op};
+  for (Operation &op : *module.getBody())
+    if (isa<ps::ServerOp>(op))
+      return {TranspileStage::ServersBuilt, &op};
+
+  // The parameters optimizer ops update, and a step to point at.
+  StageWitness witness{TranspileStage::Forward, module};
+  module.walk([&](train::StepOp step) {
+    witness.op = step;
+    return WalkResult::interrupt();
+  });
+  SmallVector<train::ParamOp> params;
+  for (auto [op, param] : findOptimizers(module))
+    if (param)
+      params.push_back(param);
+  if (params.empty())
+    return witness;
+  witness.stage = TranspileStage::Minimized;
+  if (!module->hasAttr(ps::JobAttr::kAttrName))
+    return witness;
+  witness.stage = TranspileStage::Configured;
+  for (StringRef attr :
+       {ps::PSDialect::kSlicesAttrName, ps::PSDialect::kPlacementAttrName}) {
+    for (train::ParamOp param : params)
+      if (!param->hasAttr(attr))
+        return {witness.stage, param};
+    witness.stage = attr == ps::PSDialect::kSlicesAttrName
+                        ? TranspileStage::Sliced
+                        : TranspileStage::Dispatched;
+  }
+  return witness;
+}
+
+/// Returns what a module at `stage` lacks to reach the next stage, and the
+/// pass that provides it.
+static std::pair<StringRef, StringRef> getNextStep(TranspileStage stage) {
+  switch (stage) {
+  case TranspileStage::Forward:
+    return {"has no optimizer ops", "openks-minimize"};
+  case TranspileStage::Minimized:
+    return {"has no '#ps.job'", "openks-configure-job"};
+  case TranspileStage::Configured:
+    return {"has no 'ps.slices'", "openks-slice-variables"};
+  case TranspileStage::Sliced:
+    return {"has no 'ps.placement'", "openks-dispatch"};
+  case TranspileStage::Dispatched:
+    return {"has no 'ps.server'", "openks-build-servers"};
+  case TranspileStage::ServersBuilt:
+    return {"has no 'ps.worker'", "openks-insert-send-recv"};
+  case TranspileStage::Transpiled:
+    break;
+  }
+  llvm_unreachable("a transpiled module needs nothing more");
+}
+
+/// Returns what a module at `stage` has become, for "already" messages.
+static StringRef describeStage(TranspileStage stage) {
+  switch (stage) {
+  case TranspileStage::Forward:
+  case TranspileStage::Minimized:
+    return "minimized";
+  case TranspileStage::Configured:
+    return "configured";
+  case TranspileStage::Sliced:
+    return "sliced";
+  case TranspileStage::Dispatched:
+    return "dispatched";
+  case TranspileStage::ServersBuilt:
+    return "given its servers";
+  case TranspileStage::Transpiled:
+    return "transpiled";
+  }
+  llvm_unreachable("unknown stage");
+}
+
+LogicalResult openks::checkStage(ModuleOp module, StringRef pass,
+                                 TranspileStage first, TranspileStage last) {
+  StageWitness witness = getStage(module);
+  if (witness.stage < first) {
+    auto [lack, next] = getNextStep(witness.stage);
+    return witness.op->emitError(pass)
+           << ": the " << (isa<ModuleOp>(witness.op) ? "module" : "program")
+           << " " << lack << "; run " << next << " first";
+  }
+  if (witness.stage > last) {
+    StringRef next = getNextStep(last).second;
+    InFlightDiagnostic diag = witness.op->emitError(pass)
+                              << ": the module is already "
+                              << describeStage(witness.stage) << "; ";
+    if (next == pass)
+      return diag << pass << " has already run";
+    return diag << pass << " must run before " << next;
+  }
+  return success();
+}
+
+ps::JobAttr openks::getJob(ModuleOp module) {
+  return module->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName);
 }
 
 FailureOr<SmallVector<train::ParamOp>>
-openks::getOptimizedParameters(ModuleOp module, StringRef pass) {
+openks::getOptimizedParameters(ModuleOp module) {
   llvm::SetVector<Operation *> params;
-  if (failed(forEachOptimizer(module, pass,
-                              [&](train::OptimizerOpInterface,
-                                  train::ParamOp param) {
-                                params.insert(param);
-                                return success();
-                              })))
+  if (failed(forEachOptimizer(
+          module, [&](train::OptimizerOpInterface, train::ParamOp param) {
+            params.insert(param);
+            return success();
+          })))
     return failure();
   SmallVector<train::ParamOp> ordered;
   for (Operation *param : params)
@@ -76,26 +184,18 @@ RankedTensorType openks::withRows(RankedTensorType type, int64_t rows) {
   return RankedTensorType::get(shape, type.getElementType());
 }
 
-FailureOr<SmallVector<ParamBlock>> openks::getParamBlocks(train::ParamOp param,
-                                                          StringRef pass) {
+SmallVector<ParamBlock> openks::getParamBlocks(train::ParamOp param) {
   auto slices =
       param->getAttrOfType<DenseI64ArrayAttr>(ps::PSDialect::kSlicesAttrName);
-  auto placement =
-      param->getAttrOfType<ArrayAttr>(ps::PSDialect::kPlacementAttrName);
-  if (!slices || !placement)
-    return param.emitOpError(pass)
-           << " needs '" << ps::PSDialect::kSlicesAttrName << "' and '"
-           << ps::PSDialect::kPlacementAttrName
-           << "'; run openks-slice-variables and openks-dispatch first";
+  auto placement = param->getAttrOfType<DenseI64ArrayAttr>(
+      ps::PSDialect::kPlacementAttrName);
   SmallVector<ParamBlock> blocks;
   int64_t row = 0;
-  for (auto [index, rows, endpoint] :
-       llvm::enumerate(slices.asArrayRef(), placement)) {
-    std::string name = param.getSymName().str();
-    if (slices.size() > 1)
-      name += ".block" + std::to_string(index);
+  for (auto [index, rows, server] :
+       llvm::enumerate(slices.asArrayRef(), placement.asArrayRef())) {
     blocks.push_back(
-        {name, row, rows, cast<StringAttr>(endpoint).getValue()});
+        {ps::getBlockName(param.getSymName(), index, slices.size()), row, rows,
+         server});
     row += rows;
   }
   return blocks;
@@ -136,9 +236,8 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
         ops.insert(&op);
   update.ops = ops.takeVector();
   // Program order, for cloning.
-  llvm::sort(update.ops, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(update.ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 
   llvm::SetVector<StringAttr> state;
   for (FlatSymbolRefAttr name : update.optimizer.getElementwiseState())
@@ -156,23 +255,23 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
   return success();
 }
 
-FailureOr<SmallVector<ParamUpdate>>
-openks::getParamUpdates(ModuleOp module, StringRef pass) {
+FailureOr<SmallVector<ParamUpdate>> openks::getParamUpdates(ModuleOp module,
+                                                            StringRef pass) {
   SmallVector<ParamUpdate> updates;
   llvm::DenseSet<Operation *> seen;
-  if (failed(forEachOptimizer(
-          module, pass,
-          [&](train::OptimizerOpInterface op,
-              train::ParamOp param) -> LogicalResult {
-            if (!seen.insert(param).second)
-              return op->emitOpError("updates ")
-                     << op.getParamAttr() << " a second time; " << pass
-                     << " expects one update per parameter";
-            ParamUpdate &update = updates.emplace_back();
-            update.param = param;
-            update.optimizer = op;
-            return collectUpdate(update);
-          })))
+  if (failed(forEachOptimizer(module,
+                              [&](train::OptimizerOpInterface op,
+                                  train::ParamOp param) -> LogicalResult {
+                                if (!seen.insert(param).second)
+                                  return op->emitOpError("updates ")
+                                         << op.getParamAttr()
+                                         << " a second time; " << pass
+                                         << " expects one update per parameter";
+                                ParamUpdate &update = updates.emplace_back();
+                                update.param = param;
+                                update.optimizer = op;
+                                return collectUpdate(update);
+                              })))
     return failure();
   return updates;
 }

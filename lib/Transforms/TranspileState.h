@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Lookups every transpile pass starts from: the module's job and the
-// parameters its optimizer ops update.
+// What every transpile pass starts from: how far the module has come
+// through the pipeline, the module's job and the parameters its optimizer
+// ops update.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,16 +20,39 @@
 
 namespace openks {
 
-/// Returns the module's `ps.job`, or reports on the module that `pass` needs
-/// openks-configure-job to run first.
-mlir::FailureOr<ps::JobAttr> getJob(mlir::ModuleOp module,
-                                    llvm::StringRef pass);
+/// How far a module has come through minimize and transpile, in pipeline
+/// order; each stage implies the ones before it.
+enum class TranspileStage {
+  /// A training program without optimizer ops.
+  Forward,
+  /// Its steps hold optimizer ops (openks-minimize).
+  Minimized,
+  /// The module carries its `#ps.job` (openks-configure-job).
+  Configured,
+  /// Every optimized parameter has `ps.slices` (openks-slice-variables).
+  Sliced,
+  /// Every optimized parameter has `ps.placement` (openks-dispatch).
+  Dispatched,
+  /// The module holds its `ps.server`s (openks-build-servers).
+  ServersBuilt,
+  /// The training program has become a `ps.worker` (openks-insert-send-recv).
+  Transpiled,
+};
+
+/// Checks that `module` is at a stage in [`first`, `last`], the stages
+/// `pass` runs on. Otherwise reports, on the op that shows the module's
+/// stage, which pass must run first or that the module is past `last`.
+mlir::LogicalResult checkStage(mlir::ModuleOp module, llvm::StringRef pass,
+                               TranspileStage first, TranspileStage last);
+
+/// Returns the module's `ps.job`; checkStage has made sure it exists.
+ps::JobAttr getJob(mlir::ModuleOp module);
 
 /// Returns the parameters that optimizer ops update, in the order of their
 /// first update (parameter-name order after openks-append-optimizer).
-/// Reports on the module when no step has an optimizer op.
+/// Reports an optimizer op that updates something else than a train.param.
 mlir::FailureOr<llvm::SmallVector<train::ParamOp>>
-getOptimizedParameters(mlir::ModuleOp module, llvm::StringRef pass);
+getOptimizedParameters(mlir::ModuleOp module);
 
 /// Returns `type` with `rows` rows: the type of a row block of a parameter
 /// (a rank-0 parameter is its own block).
@@ -40,13 +64,13 @@ struct ParamBlock {
   std::string name;
   int64_t rowBegin;
   int64_t rows;
-  llvm::StringRef endpoint;
+  /// The index of its server among the job's endpoints.
+  int64_t server;
 };
 
-/// Returns the blocks `ps.slices` and `ps.placement` describe, or reports
-/// on `param` that `pass` needs openks-dispatch first.
-mlir::FailureOr<llvm::SmallVector<ParamBlock>>
-getParamBlocks(train::ParamOp param, llvm::StringRef pass);
+/// Returns the blocks `ps.slices` and `ps.placement` of a dispatched
+/// parameter describe (checkStage has made sure they exist).
+llvm::SmallVector<ParamBlock> getParamBlocks(train::ParamOp param);
 
 /// How one parameter is updated in a step: its optimizer op, the gradient
 /// that arrives from the backward pass, and the optimize- and

@@ -9,12 +9,12 @@
 // RUN: not openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-transpile{pservers=127.0.0.1:1})' 2>&1 | FileCheck %s --check-prefix=NOTMINIMIZED
 
 // CHECK: module attributes {ps.job = #ps.job<mode = sync, trainers = 2,
-// CHECK-LABEL: ps.worker @mlp {
-// CHECK:       ps.send %{{.*}} to "127.0.0.1:6171" as "fc2.b@GRAD"
-// CHECK:       ps.send %{{.*}} to "127.0.0.1:6170" as "fc2.w@GRAD"
-// CHECK:       ps.send %{{.*}} to "127.0.0.1:6170" as "fc1.b@GRAD"
-// CHECK:       ps.send %{{.*}} to "127.0.0.1:6171" as "fc1.w.block0@GRAD"
-// CHECK:       ps.send %{{.*}} to "127.0.0.1:6170" as "fc1.w.block1@GRAD"
+// CHECK-LABEL: ps.worker @mlp main @step startup @startup {
+// CHECK:       ps.send grad %{{.*}} to @ps1::@fc2.b
+// CHECK:       ps.send grad %{{.*}} to @ps0::@fc2.w
+// CHECK:       ps.send grad %{{.*}} to @ps0::@fc1.b
+// CHECK:       ps.send grad %{{.*}} to @ps1::@fc1.w.block0
+// CHECK:       ps.send grad %{{.*}} to @ps0::@fc1.w.block1
 // CHECK:       ps.send_barrier
 // CHECK:       ps.fetch_barrier
 // CHECK:       train.step @startup
@@ -39,11 +39,11 @@
 // of its own, which counts the same steps as Paddle's global counter: in
 // sync mode one update per step, in async mode one per trainer and step.
 // The worker keeps neither the schedule nor the counter.
-// SCHEDULE-LABEL: ps.worker @mlp {
+// SCHEDULE-LABEL: ps.worker @mlp main @step startup @startup {
 // SCHEDULE-NOT:   LR_DECAY_COUNTER
 // SCHEDULE-LABEL: ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode async {
 // SCHEDULE:       ps.block @"@LR_DECAY_COUNTER@.fc1.b" : tensor<i64> init #train.constant<0.000000e+00> frozen
-// SCHEDULE:       ps.update @fc1.b on "fc1.b@GRAD" (%[[G:.*]]: tensor<256xf32>) {
+// SCHEDULE:       ps.update @fc1.b on grad (%[[G:.*]]: tensor<256xf32>) {
 // SCHEDULE-NEXT:    %[[STEP:.*]] = train.read @"@LR_DECAY_COUNTER@.fc1.b"
 // SCHEDULE-NEXT:    %[[LR:.*]] = train.piecewise_decay %[[STEP]] boundaries [100] values [1.000000e-01, 1.000000e-02]
 // SCHEDULE-NEXT:    %[[NEXT:.*]] = train.increment %[[STEP]]
@@ -51,4 +51,4 @@
 // SCHEDULE-NEXT:    train.sgd @fc1.b, %[[G]], %[[LR]]
 
 // NOSERVERS: error: openks-configure-job: server endpoints must not be empty
-// NOTMINIMIZED: error: openks-slice-variables: no optimizer ops to distribute; run openks-minimize first
+// NOTMINIMIZED: mlp.mlir:{{[0-9]+}}:{{[0-9]+}}: error: openks-slice-variables: the program has no optimizer ops; run openks-minimize first

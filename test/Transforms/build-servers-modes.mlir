@@ -3,13 +3,13 @@
 // RUN: openks-opt %s -split-input-file --openks-build-servers | FileCheck %s
 
 // CHECK-LABEL: ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode async {
-// CHECK:       ps.update @w.block1 on "w.block1@GRAD" (%[[G:.*]]: tensor<392x256xf32>) {
+// CHECK:       ps.update @w.block1 on grad (%[[G:.*]]: tensor<392x256xf32>) {
 // CHECK-NEXT:    %[[LR:.*]] = train.read @learning_rate
 // CHECK-NEXT:    train.momentum @w.block1, %[[G]], %[[LR]]
 module attributes {ps.job = #ps.job<mode = async, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
   train.program @mlp {
-    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
-    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 1, 0>, ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = array<i64: 0>, ps.slices = array<i64: 256>}
     train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
     train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
     train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen
@@ -37,13 +37,13 @@ module attributes {ps.job = #ps.job<mode = async, trainers = 2, endpoints = ["12
 // -----
 
 // CHECK-LABEL: ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode half_async {
-// CHECK:       ps.update @w.block1 on "w.block1@GRAD" (%[[G:.*]]: tensor<392x256xf32>) {
+// CHECK:       ps.update @w.block1 on grad (%[[G:.*]]: tensor<392x256xf32>) {
 // CHECK-NEXT:    %[[LR:.*]] = train.read @learning_rate
 // CHECK-NEXT:    train.momentum @w.block1, %[[G]], %[[LR]]
 module attributes {ps.job = #ps.job<mode = half_async, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
   train.program @mlp {
-    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
-    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 1, 0>, ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = array<i64: 0>, ps.slices = array<i64: 256>}
     train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
     train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
     train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen
@@ -71,15 +71,15 @@ module attributes {ps.job = #ps.job<mode = half_async, trainers = 2, endpoints =
 // -----
 
 // CHECK-LABEL: ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode geo {
-// CHECK:       ps.update @w.block1 on "w.block1.delta" (%[[DELTA:.*]]: tensor<392x256xf32>) {
+// CHECK:       ps.update @w.block1 on delta (%[[DELTA:.*]]: tensor<392x256xf32>) {
 // CHECK-NEXT:    %[[W:.*]] = train.read @w.block1 : tensor<392x256xf32>
 // CHECK-NEXT:    %[[SUM:.*]] = train.add %[[W]], %[[DELTA]]
 // CHECK-NEXT:    train.write %[[SUM]] to @w.block1
 // CHECK-NEXT: {{^    }$}}
 module attributes {ps.job = #ps.job<mode = geo, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
   train.program @mlp {
-    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
-    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 1, 0>, ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = array<i64: 0>, ps.slices = array<i64: 256>}
     train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
     train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
     train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen

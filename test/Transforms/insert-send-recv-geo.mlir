@@ -2,9 +2,9 @@
 // optimizer; a GEO copy of each parameter and a push step that sends
 // (local - old) / trainers per block, receives the server's block and sets
 // local += server - old, old = server; the startup step fills both copies.
-// RUN: openks-opt %s --openks-insert-send-recv | FileCheck %s
+// RUN: openks-opt %s --openks-build-servers --openks-insert-send-recv | FileCheck %s
 
-// CHECK-LABEL: ps.worker @mlp {
+// CHECK-LABEL: ps.worker @mlp main @step startup @startup geo_push @geo_push {
 // CHECK:       train.param @w.geo_old : tensor<784x256xf32> init #train.xavier<seed = 1> frozen
 // CHECK:       train.param @b.geo_old : tensor<256xf32> init #train.constant<0.000000e+00> frozen
 // CHECK:       train.param @learning_rate
@@ -21,18 +21,18 @@
 // CHECK-NEXT:  %[[NEG:.*]] = train.scale %[[OLD]] by -1.000000e+00
 // CHECK-NEXT:  %[[CHANGE:.*]] = train.add %[[LOCAL]], %[[NEG]]
 // CHECK-NEXT:  %[[DELTA:.*]] = train.scale %[[CHANGE]] by 5.000000e-01
-// CHECK-NEXT:  ps.send %[[DELTA]] to "127.0.0.1:6170" as "b.delta"
-// CHECK:       ps.send %{{.*}} to "127.0.0.1:6171" as "w.block0.delta"
-// CHECK:       ps.send %{{.*}} to "127.0.0.1:6170" as "w.block1.delta"
-// CHECK:       %[[SERVER:.*]] = ps.recv "b" from "127.0.0.1:6170"
+// CHECK-NEXT:  ps.send delta %[[DELTA]] to @ps0::@b
+// CHECK:       ps.send delta %{{.*}} to @ps1::@w.block0
+// CHECK:       ps.send delta %{{.*}} to @ps0::@w.block1
+// CHECK:       %[[SERVER:.*]] = ps.recv @ps0::@b
 // CHECK-NEXT:  %[[MOVED:.*]] = train.add %[[SERVER]], %[[NEG]]
 // CHECK-NEXT:  %[[NEW:.*]] = train.add %[[LOCAL]], %[[MOVED]]
 // CHECK-NEXT:  train.write %[[NEW]] to @b
 // CHECK-NEXT:  train.write %[[SERVER]] to @b.geo_old
 module attributes {ps.job = #ps.job<mode = geo, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
   train.program @mlp {
-    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
-    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 1, 0>, ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = array<i64: 0>, ps.slices = array<i64: 256>}
     train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
     train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
     train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen

@@ -1,18 +1,18 @@
 // Tests openks-insert-send-recv in half-async mode: the trainer waits at the
 // send barrier, but there is no fetch barrier (servers apply on arrival).
-// RUN: openks-opt %s --openks-insert-send-recv | FileCheck %s
+// RUN: openks-opt %s --openks-build-servers --openks-insert-send-recv | FileCheck %s
 
 // CHECK-LABEL: train.step @step
-// CHECK:       ps.send_barrier ["127.0.0.1:6170", "127.0.0.1:6171"]
-// CHECK-NEXT:  ps.recv "b"
-// CHECK-NEXT:  ps.recv "w.block0"
-// CHECK-NEXT:  ps.recv "w.block1"
+// CHECK:       ps.send_barrier [@ps0, @ps1]
+// CHECK-NEXT:  ps.recv @ps0::@b
+// CHECK-NEXT:  ps.recv @ps1::@w.block0
+// CHECK-NEXT:  ps.recv @ps0::@w.block1
 // CHECK-NEXT:  train.write
 // CHECK-LABEL: train.step @startup
 module attributes {ps.job = #ps.job<mode = half_async, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
   train.program @mlp {
-    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
-    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 1, 0>, ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = array<i64: 0>, ps.slices = array<i64: 256>}
     train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
     train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
     train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen

@@ -4,42 +4,42 @@
 // send_barrier, recv of every block, fetch_barrier, concat and write; the
 // optimizer, its state and the learning rate leave the worker, and a
 // startup step pulls the initial values from the servers.
-// RUN: openks-opt %s --openks-insert-send-recv | FileCheck %s
+// RUN: openks-opt %s --openks-build-servers --openks-insert-send-recv | FileCheck %s
 
-// CHECK-LABEL: ps.worker @mlp {
-// CHECK-NEXT:  train.param @w : tensor<784x256xf32>
-// CHECK-NEXT:  train.param @b : tensor<256xf32>
+// CHECK-LABEL: ps.worker @mlp main @step startup @startup {
+// CHECK-NEXT:  train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1>{{$}}
+// CHECK-NEXT:  train.param @b : tensor<256xf32> init #train.constant<0.000000e+00>{{$}}
 // CHECK-NOT:   train.param
 // CHECK:       train.step @step
 // CHECK:       %[[DY:.*]], %[[DB:.*]] = train.add_grad
-// CHECK-NEXT:  ps.send %[[DB]] to "127.0.0.1:6170" as "b@GRAD" : tensor<256xf32>
+// CHECK-NEXT:  ps.send grad %[[DB]] to @ps0::@b : tensor<256xf32>
 // CHECK-NEXT:  %{{.*}}, %[[DW:.*]] = train.matmul_grad
 // CHECK-NEXT:  %[[PARTS:.*]]:2 = ps.split %[[DW]] rows [392, 392]
-// CHECK-NEXT:  ps.send %[[PARTS]]#0 to "127.0.0.1:6171" as "w.block0@GRAD" : tensor<392x256xf32>
-// CHECK-NEXT:  ps.send %[[PARTS]]#1 to "127.0.0.1:6170" as "w.block1@GRAD" : tensor<392x256xf32>
-// CHECK-NEXT:  ps.send_barrier ["127.0.0.1:6170", "127.0.0.1:6171"]
-// CHECK-NEXT:  %[[B:.*]] = ps.recv "b" from "127.0.0.1:6170" : tensor<256xf32>
-// CHECK-NEXT:  %[[W0:.*]] = ps.recv "w.block0" from "127.0.0.1:6171" : tensor<392x256xf32>
-// CHECK-NEXT:  %[[W1:.*]] = ps.recv "w.block1" from "127.0.0.1:6170" : tensor<392x256xf32>
-// CHECK-NEXT:  ps.fetch_barrier ["127.0.0.1:6170", "127.0.0.1:6171"]
+// CHECK-NEXT:  ps.send grad %[[PARTS]]#0 to @ps1::@w.block0 : tensor<392x256xf32>
+// CHECK-NEXT:  ps.send grad %[[PARTS]]#1 to @ps0::@w.block1 : tensor<392x256xf32>
+// CHECK-NEXT:  ps.send_barrier [@ps0, @ps1]
+// CHECK-NEXT:  %[[B:.*]] = ps.recv @ps0::@b : tensor<256xf32>
+// CHECK-NEXT:  %[[W0:.*]] = ps.recv @ps1::@w.block0 : tensor<392x256xf32>
+// CHECK-NEXT:  %[[W1:.*]] = ps.recv @ps0::@w.block1 : tensor<392x256xf32>
+// CHECK-NEXT:  ps.fetch_barrier [@ps0, @ps1]
 // CHECK-NEXT:  train.write %[[B]] to @b
 // CHECK-NEXT:  %[[W:.*]] = ps.concat %[[W0]], %[[W1]] : tensor<392x256xf32>, tensor<392x256xf32> -> tensor<784x256xf32>
 // CHECK-NEXT:  train.write %[[W]] to @w
 // CHECK-NEXT:  train.yield
 // CHECK-NOT:   train.momentum
 // CHECK-LABEL: train.step @startup() {
-// CHECK-NEXT:  %[[SB:.*]] = ps.recv "b" from "127.0.0.1:6170"
-// CHECK-NEXT:  %[[S0:.*]] = ps.recv "w.block0" from "127.0.0.1:6171"
-// CHECK-NEXT:  %[[S1:.*]] = ps.recv "w.block1" from "127.0.0.1:6170"
-// CHECK-NEXT:  ps.fetch_barrier ["127.0.0.1:6170", "127.0.0.1:6171"]
+// CHECK-NEXT:  %[[SB:.*]] = ps.recv @ps0::@b
+// CHECK-NEXT:  %[[S0:.*]] = ps.recv @ps1::@w.block0
+// CHECK-NEXT:  %[[S1:.*]] = ps.recv @ps0::@w.block1
+// CHECK-NEXT:  ps.fetch_barrier [@ps0, @ps1]
 // CHECK-NEXT:  train.write %[[SB]] to @b
 // CHECK-NEXT:  %[[SW:.*]] = ps.concat %[[S0]], %[[S1]]
 // CHECK-NEXT:  train.write %[[SW]] to @w
 // CHECK-NEXT:  train.yield
 module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
   train.program @mlp {
-    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = ["127.0.0.1:6171", "127.0.0.1:6170"], ps.slices = array<i64: 392, 392>}
-    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = ["127.0.0.1:6170"], ps.slices = array<i64: 256>}
+    train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 1, 0>, ps.slices = array<i64: 392, 392>}
+    train.param @b : tensor<256xf32> init #train.constant<0.0> {ps.placement = array<i64: 0>, ps.slices = array<i64: 256>}
     train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
     train.param @w.velocity : tensor<784x256xf32> init #train.constant<0.0> frozen
     train.param @b.velocity : tensor<256xf32> init #train.constant<0.0> frozen

@@ -8,11 +8,13 @@
 //
 // Loads a training program whose step holds its backward and optimizer ops
 // (or minimizes a forward-only one with --optimizer), runs its initializers,
-// then N steps on mini-batches from SPEC (see DataSource.h). Progress (step, loss, samples/s) goes to stdout:
-// one refreshing line on a terminal, periodic plain lines otherwise.
+// then N steps on mini-batches from SPEC (see DataSource.h). Progress (step,
+// loss, samples/s) goes to stdout: one refreshing line on a terminal, periodic
+// plain lines otherwise.
 //
 //===----------------------------------------------------------------------===//
 
+#include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
@@ -40,13 +42,11 @@ using namespace openks::runtime;
 
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<program.mlir>"),
-                                          cl::Required);
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<program.mlir>"), cl::Required);
 static cl::opt<int64_t> numSteps("steps", cl::desc("Number of steps to run"),
                                  cl::Required);
-static cl::opt<int64_t> batchSize("batch-size",
-                                  cl::desc("Rows per mini-batch"),
+static cl::opt<int64_t> batchSize("batch-size", cl::desc("Rows per mini-batch"),
                                   cl::Required);
 static cl::opt<std::string>
     dataSpec("data",
@@ -68,9 +68,9 @@ static cl::opt<std::string> optimizerName(
     "optimizer",
     cl::desc("Minimize a forward-only program first with this optimizer "
              "(sgd, momentum, adam or adagrad)"));
-static cl::opt<double>
-    learningRate("lr", cl::desc("Learning rate for --optimizer"),
-                 cl::init(0.01));
+static cl::opt<double> learningRate("lr",
+                                    cl::desc("Learning rate for --optimizer"),
+                                    cl::init(0.01));
 static cl::opt<std::string> optimizerOptions(
     "optimizer-options",
     cl::desc("Further openks-minimize options for --optimizer, e.g. "
@@ -105,9 +105,8 @@ static FailureOr<train::StepOp> findStep(ModuleOp module) {
     fail(fmt::format("{} holds several steps ({}); choose one with --step",
                      inputFilename.getValue(), fmt::join(names, ", ")));
   else
-    fail(fmt::format("{} has no step @{} (it has {})",
-                     inputFilename.getValue(), stepName.getValue(),
-                     fmt::join(names, ", ")));
+    fail(fmt::format("{} has no step @{} (it has {})", inputFilename.getValue(),
+                     stepName.getValue(), fmt::join(names, ", ")));
   return failure();
 }
 
@@ -133,9 +132,8 @@ static LogicalResult minimizeIfAsked(ModuleOp module, train::StepOp step) {
     return failure();
   }
   std::string pipeline = fmt::format(
-      "openks-minimize{{optimizer={} lr={} {}}}",
-      optimizerName.getValue(), learningRate.getValue(),
-      optimizerOptions.getValue());
+      "openks-minimize{{optimizer={} lr={} {}}}", optimizerName.getValue(),
+      learningRate.getValue(), optimizerOptions.getValue());
   auto pm = PassManager::on<ModuleOp>(module.getContext());
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
@@ -171,8 +169,8 @@ int main(int argc, char **argv) {
       "its backward and optimizer ops, or of a forward-only step minimized\n"
       "with --optimizer.\n");
   if (numSteps < 1)
-    return fail(fmt::format("--steps must be at least 1, got {}",
-                            numSteps.getValue()));
+    return fail(
+        fmt::format("--steps must be at least 1, got {}", numSteps.getValue()));
   if (batchSize < 1)
     return fail(fmt::format("--batch-size must be at least 1, got {}",
                             batchSize.getValue()));
@@ -189,6 +187,12 @@ int main(int argc, char **argv) {
   FailureOr<train::StepOp> step = findStep(*module);
   if (failed(step))
     return 1;
+  if (auto worker = (*step)->getParentOfType<ps::WorkerOp>())
+    return fail(fmt::format("step @{} belongs to the transpiled worker @{}; "
+                            "openks-run trains a train.program in one "
+                            "process",
+                            step->getSymName().str(),
+                            worker.getSymName().str()));
 
   ArrayRef<Type> results = step->getResultTypes();
   auto lossType =
@@ -232,8 +236,8 @@ int main(int argc, char **argv) {
     return fail(status.message());
 
   bool terminal = isatty(fileno(stdout));
-  int64_t every = logEvery > 0 ? logEvery.getValue()
-                               : std::max<int64_t>(1, numSteps / 10);
+  int64_t every =
+      logEvery > 0 ? logEvery.getValue() : std::max<int64_t>(1, numSteps / 10);
   using Clock = std::chrono::steady_clock;
   Clock::time_point start = Clock::now(), windowStart = start;
   int64_t windowRows = 0, totalRows = 0;
@@ -275,10 +279,10 @@ int main(int argc, char **argv) {
     if (terminal || last || stepIndex % every == 0) {
       double windowSeconds =
           std::chrono::duration<double>(stepEnd - windowStart).count();
-      std::string line = fmt::format(
-          "step {}/{}  loss {:.6f}  {:.0f} samples/s", stepIndex,
-          numSteps.getValue(), loss,
-          windowRows / std::max(windowSeconds, 1e-9));
+      std::string line =
+          fmt::format("step {}/{}  loss {:.6f}  {:.0f} samples/s", stepIndex,
+                      numSteps.getValue(), loss,
+                      windowRows / std::max(windowSeconds, 1e-9));
       if (terminal)
         fmt::print("\r{}\x1b[K{}", line, last ? "\n" : "");
       else
@@ -288,8 +292,7 @@ int main(int argc, char **argv) {
       windowRows = 0;
     }
   }
-  double seconds =
-      std::chrono::duration<double>(Clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   fmt::print("trained {} steps ({} samples, {} epochs) in {:.2f} s: final "
              "loss {:.6f}\n",
              numSteps.getValue(), totalRows, source->epoch(), seconds, loss);

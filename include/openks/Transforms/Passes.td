@@ -246,16 +246,26 @@ def PSReportPass : Pass<"openks-ps-report", "::mlir::ModuleOp"> {
   let description = [{
     For every `ps.server`: its endpoint, its number of blocks and the bytes
     they hold (parameters and optimizer state), then the imbalance: the
-    largest server's bytes over the mean. Printed to standard output; the IR
-    is unchanged.
+    largest server's bytes over the mean. With `list-blocks`, then one line
+    per block under Paddle's names: its rows of the parameter it was cut
+    from, its bytes, and the message its update region runs on
+    (`<block>@GRAD`, or `<block>.delta` in GEO mode), or `frozen`. Printed
+    to standard output; the IR is unchanged.
 
     ```
-    server  endpoint        blocks  bytes
-    @ps0    127.0.0.1:6170  5       413736
-    @ps1    127.0.0.1:6171  3       401448
+    server  endpoint  blocks  bytes
+    @ps0  127.0.0.1:6170  5  413736
+    @ps1  127.0.0.1:6171  3  401448
     imbalance (max / mean): 1.015
+      @ps0  fc1.b  1024 bytes  on fc1.b@GRAD
+      @ps0  fc1.w.block1  rows [392, 784) of fc1.w  401408 bytes  on fc1.w.block1@GRAD
+      ...
     ```
   }];
+  let options = [
+    Option<"listBlocks", "list-blocks", "bool", "false",
+           "Also print every block with its rows, bytes and message">
+  ];
 }
 
 #endif // OPENKS_TRANSFORMS_PASSES_TD

@@ -2,46 +2,47 @@
 // sends, receives and barriers read and write the channel resource.
 // RUN: openks-opt %s -split-input-file -canonicalize -cse | FileCheck %s
 
-// Tests that unused receives and sends survive, identical receives are not
-// merged, and the sync-mode order send -> barrier -> recv -> barrier stays.
-// CHECK-LABEL: train.step @sync_step
-// CHECK-NEXT: ps.send %{{.*}} to "127.0.0.1:6170" as "w@GRAD"
-// CHECK-NEXT: ps.send %{{.*}} to "127.0.0.1:6170" as "w@GRAD"
-// CHECK-NEXT: ps.send_barrier ["127.0.0.1:6170"]
-// CHECK-NEXT: %[[A:.*]] = ps.recv "w" from "127.0.0.1:6170"
-// CHECK-NEXT: %[[B:.*]] = ps.recv "w" from "127.0.0.1:6170"
-// CHECK-NEXT: ps.recv "unused" from "127.0.0.1:6170"
-// CHECK-NEXT: ps.fetch_barrier ["127.0.0.1:6170"]
-// CHECK-NEXT: train.yield %[[A]], %[[B]]
-train.program @p {
-  train.step @sync_step(%g: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-    ps.send %g to "127.0.0.1:6170" as "w@GRAD" : tensor<4xf32>
-    ps.send %g to "127.0.0.1:6170" as "w@GRAD" : tensor<4xf32>
-    ps.send_barrier ["127.0.0.1:6170"]
-    %a = ps.recv "w" from "127.0.0.1:6170" : tensor<4xf32>
-    %b = ps.recv "w" from "127.0.0.1:6170" : tensor<4xf32>
-    %unused = ps.recv "unused" from "127.0.0.1:6170" : tensor<4xf32>
-    ps.fetch_barrier ["127.0.0.1:6170"]
-    train.yield %a, %b : tensor<4xf32>, tensor<4xf32>
-  }
-}
-
-// -----
-
-// Tests that the pure slicing ops do fold away when unused or duplicated,
-// while the sends of their results stay.
-// CHECK-LABEL: train.step @slicing
+// Tests that an unused receive survives, identical receives are not merged,
+// the pure slicing ops fold away when unused or duplicated while the sends
+// of their results stay, and the sync-mode order send -> barrier -> recv ->
+// barrier holds.
+// CHECK-LABEL: train.step @step
 // CHECK-NEXT: %[[S:.*]]:2 = ps.split
-// CHECK-NEXT: ps.send %[[S]]#0 to "127.0.0.1:6170" as "w.block0@GRAD"
-// CHECK-NEXT: ps.send %[[S]]#1 to "127.0.0.1:6171" as "w.block1@GRAD"
-// CHECK-NEXT: train.yield
-train.program @p {
-  train.step @slicing(%g: tensor<4x2xf32>) {
-    %a0, %a1 = ps.split %g rows [2, 2] : tensor<4x2xf32> -> tensor<2x2xf32>, tensor<2x2xf32>
-    %b0, %b1 = ps.split %g rows [2, 2] : tensor<4x2xf32> -> tensor<2x2xf32>, tensor<2x2xf32>
-    %dead = ps.concat %a0, %b1 : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
-    ps.send %a0 to "127.0.0.1:6170" as "w.block0@GRAD" : tensor<2x2xf32>
-    ps.send %b1 to "127.0.0.1:6171" as "w.block1@GRAD" : tensor<2x2xf32>
-    train.yield
+// CHECK-NEXT: ps.send grad %[[S]]#0 to @ps0::@w.block0
+// CHECK-NEXT: ps.send grad %[[S]]#1 to @ps0::@w.block1
+// CHECK-NEXT: ps.send_barrier [@ps0]
+// CHECK-NEXT: %[[A:.*]] = ps.recv @ps0::@w.block0
+// CHECK-NEXT: %[[B:.*]] = ps.recv @ps0::@w.block0
+// CHECK-NEXT: ps.recv @ps0::@w.block1
+// CHECK-NEXT: ps.fetch_barrier [@ps0]
+// CHECK-NEXT: train.yield %[[A]], %[[B]]
+module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127.0.0.1:6170"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
+  ps.worker @w main @step startup @startup {
+    train.step @step(%g: tensor<4x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) {
+      %a0, %a1 = ps.split %g rows [2, 2] : tensor<4x2xf32> -> tensor<2x2xf32>, tensor<2x2xf32>
+      %b0, %b1 = ps.split %g rows [2, 2] : tensor<4x2xf32> -> tensor<2x2xf32>, tensor<2x2xf32>
+      %dead = ps.concat %a0, %b1 : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+      ps.send grad %a0 to @ps0::@w.block0 : tensor<2x2xf32>
+      ps.send grad %b1 to @ps0::@w.block1 : tensor<2x2xf32>
+      ps.send_barrier [@ps0]
+      %a = ps.recv @ps0::@w.block0 : tensor<2x2xf32>
+      %b = ps.recv @ps0::@w.block0 : tensor<2x2xf32>
+      %unused = ps.recv @ps0::@w.block1 : tensor<2x2xf32>
+      ps.fetch_barrier [@ps0]
+      train.yield %a, %b : tensor<2x2xf32>, tensor<2x2xf32>
+    }
+    train.step @startup() {
+      train.yield
+    }
+  }
+  ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+    ps.block @w.block0 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [0, 2) init #train.constant<0.0>
+    ps.block @w.block1 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [2, 4) init #train.constant<0.0>
+    ps.update @w.block0 on grad (%g: tensor<2x2xf32>) {
+      train.write %g to @w.block0 : tensor<2x2xf32>
+    }
+    ps.update @w.block1 on grad (%g: tensor<2x2xf32>) {
+      train.write %g to @w.block1 : tensor<2x2xf32>
+    }
   }
 }

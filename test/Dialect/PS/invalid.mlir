@@ -41,10 +41,10 @@ ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
 
 ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
   ps.block @w : tensor<4xf32> init #train.constant<0.0>
-  ps.update @w on "w@GRAD" (%g: tensor<4xf32>) {
+  ps.update @w on grad (%g: tensor<4xf32>) {
   }
   // expected-error @+1 {{is the second update region of block @w}}
-  ps.update @w on "w@GRAD" (%g: tensor<4xf32>) {
+  ps.update @w on grad (%g: tensor<4xf32>) {
   }
 }
 
@@ -109,7 +109,7 @@ ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
 ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
   ps.block @w : tensor<4xf32> init #train.constant<0.0>
   // expected-error @+1 {{refers to @missing, which is not a 'ps.block' of this server}}
-  ps.update @missing on "missing@GRAD" (%g: tensor<4xf32>) {
+  ps.update @missing on grad (%g: tensor<4xf32>) {
   }
 }
 
@@ -118,7 +118,7 @@ ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
 ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
   ps.block @w : tensor<4xf32> init #train.constant<0.0>
   // expected-error @+1 {{received value type 'tensor<8xf32>' does not match block @w of type 'tensor<4xf32>'}}
-  ps.update @w on "w@GRAD" (%g: tensor<8xf32>) {
+  ps.update @w on grad (%g: tensor<8xf32>) {
   }
 }
 
@@ -126,9 +126,52 @@ ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
 
 ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
   ps.block @w : tensor<4xf32> init #train.constant<0.0>
-  // expected-error @+1 {{variable name must not be empty}}
-  ps.update @w on "" (%g: tensor<4xf32>) {
+  // expected-error @+1 {{expected 'grad' or 'delta', got 'w'}}
+  ps.update @w on w (%g: tensor<4xf32>) {
   }
+}
+
+// -----
+
+ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+  ps.block @w : tensor<4xf32> init #train.constant<0.0>
+  // expected-error @+1 {{runs on gradients or deltas, not on parameters}}
+  ps.update @w on param (%g: tensor<4xf32>) {
+  }
+}
+
+// -----
+
+// Tests that a server's update regions take the kind of message its mode
+// sends: gradients, or GEO deltas.
+ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode geo {
+  ps.block @w : tensor<4xf32> init #train.constant<0.0>
+  // expected-error @+1 {{runs on gradients, but a server in geo mode receives deltas}}
+  ps.update @w on grad (%g: tensor<4xf32>) {
+  }
+}
+
+// -----
+
+ps.server @s endpoint "127.0.0.1:6170" fan_in 2 mode async {
+  ps.block @w : tensor<4xf32> init #train.constant<0.0>
+  // expected-error @+1 {{runs on deltas, but a server in async mode receives gradients}}
+  ps.update @w on delta (%g: tensor<4xf32>) {
+  }
+}
+
+// -----
+
+ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+  // expected-error @+1 {{is trainable but has no 'ps.update' region; mark it frozen or add one}}
+  ps.block @w : tensor<4xf32> init #train.constant<0.0>
+}
+
+// -----
+
+// Tests that fan_in is read as a signed value.
+// expected-error @+1 {{fan_in must be at least 1, got -1}}
+ps.server @s endpoint "127.0.0.1:6170" fan_in -1 mode sync {
 }
 
 // -----
@@ -136,18 +179,13 @@ ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
 ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
   ps.block @w : tensor<4xf32> init #train.constant<0.0>
   // expected-error @+1 {{region must take exactly one ranked tensor: the received value}}
-  "ps.update"() <{block = @w, grad_name = "w@GRAD"}> ({
+  "ps.update"() <{block = @w, kind = 0 : i32}> ({
   ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
   }) : () -> ()
 }
 
 // -----
 
-ps.worker @w {
-  train.step @step() {
-    train.yield
-  }
-}
 // expected-error @+1 {{'ps.block' op expects parent op 'ps.server'}}
 ps.block @b : tensor<4xf32> init #train.constant<0.0>
 
@@ -155,6 +193,6 @@ ps.block @b : tensor<4xf32> init #train.constant<0.0>
 
 train.program @p {
   // expected-error @+1 {{'ps.update' op expects parent op 'ps.server'}}
-  ps.update @w on "w@GRAD" (%g: tensor<4xf32>) {
+  ps.update @w on grad (%g: tensor<4xf32>) {
   }
 }

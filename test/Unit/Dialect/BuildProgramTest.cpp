@@ -120,6 +120,9 @@ TEST_F(BuildProgramTest, ServerBlocksActAsParameters) {
     ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode sync {
       ps.block @w.block1 : tensor<2x3xf32> of @w : tensor<4x3xf32> rows [2, 4)
           init #train.xavier<seed = 1>
+      ps.update @w.block1 on grad (%g: tensor<2x3xf32>) {
+        train.write %g to @w.block1 : tensor<2x3xf32>
+      }
     }
   )mlir";
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);

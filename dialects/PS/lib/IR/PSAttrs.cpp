@@ -16,6 +16,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -48,10 +49,10 @@ LogicalResult JobAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-SmallVector<StringRef> JobAttr::getEndpointNames() const {
-  SmallVector<StringRef> names;
+std::vector<std::string> JobAttr::getEndpointNames() const {
+  std::vector<std::string> names;
   for (Attribute endpoint : getEndpoints())
-    names.push_back(cast<StringAttr>(endpoint).getValue());
+    names.push_back(cast<StringAttr>(endpoint).str());
   return names;
 }
 
@@ -79,23 +80,34 @@ static LogicalResult verifySlices(Operation *op, Attribute attribute) {
   return success();
 }
 
-/// Checks `ps.placement`: one valid endpoint per block of `ps.slices`.
+/// Checks `ps.placement`: one server index of the module's job per block of
+/// `ps.slices`, no server twice.
 static LogicalResult verifyPlacement(Operation *op, Attribute attribute) {
-  auto placement = dyn_cast<ArrayAttr>(attribute);
+  auto placement = dyn_cast<DenseI64ArrayAttr>(attribute);
   auto slices =
       op->getAttrOfType<DenseI64ArrayAttr>(PSDialect::kSlicesAttrName);
-  if (!placement || !slices ||
-      placement.size() != static_cast<size_t>(slices.size()))
+  if (!placement || !slices || placement.size() != slices.size())
+    return op->emitError("'")
+           << PSDialect::kPlacementAttrName
+           << "' must be an array<i64> with one server index per block of '"
+           << PSDialect::kSlicesAttrName << "'";
+  auto module = op->getParentOfType<ModuleOp>();
+  auto job =
+      module ? module->getAttrOfType<JobAttr>(JobAttr::kAttrName) : JobAttr();
+  if (!job)
     return op->emitError("'") << PSDialect::kPlacementAttrName
-                              << "' must list one endpoint per block of '"
-                              << PSDialect::kSlicesAttrName << "'";
-  for (Attribute endpoint : placement) {
-    auto name = dyn_cast<StringAttr>(endpoint);
-    if (!name)
+                              << "' indexes the servers of the module's '"
+                              << JobAttr::kAttrName << "', which is missing";
+  int64_t numServers = static_cast<int64_t>(job.getEndpoints().size());
+  llvm::SmallDenseSet<int64_t> used;
+  for (int64_t server : placement.asArrayRef()) {
+    if (server < 0 || server >= numServers)
       return op->emitError("'")
-             << PSDialect::kPlacementAttrName << "' must hold endpoint strings";
-    if (StatusOr<Endpoint> parsed = parseEndpoint(name.getValue()); !parsed)
-      return op->emitError(parsed.status().message());
+             << PSDialect::kPlacementAttrName << "' names server " << server
+             << ", but the job has " << numServers;
+    if (!used.insert(server).second)
+      return op->emitError("'") << PSDialect::kPlacementAttrName
+                                << "' puts two blocks on server " << server;
   }
   return success();
 }

@@ -5,10 +5,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Dialect/PS/IR/PSOps.h"
+#include "PSJobVerifier.h"
+#include "openks/Dialect/PS/IR/PSNaming.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Dialect/Train/IR/TrainTypeInference.h"
 #include "openks/Support/Endpoint.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -20,12 +24,6 @@ static LogicalResult verifyEndpoint(Operation *op, StringRef endpoint) {
   if (StatusOr<Endpoint> parsed = parseEndpoint(endpoint); !parsed)
     return op->emitOpError(parsed.status().message());
   return success();
-}
-
-static LogicalResult verifyVarName(Operation *op, StringRef name) {
-  if (!name.empty())
-    return success();
-  return op->emitOpError("variable name must not be empty");
 }
 
 //===----------------------------------------------------------------------===//
@@ -77,59 +75,181 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
 // Communication
 //===----------------------------------------------------------------------===//
 
+/// Checks that a communication op lies inside a worker program.
+static LogicalResult verifyInWorker(Operation *op) {
+  if (op->getParentOfType<WorkerOp>())
+    return success();
+  return op->emitOpError("must be inside a 'ps.worker'");
+}
+
+/// Returns the server `name` of the module around `op`, or reports on `op`
+/// that there is none.
+static FailureOr<ServerOp> lookupServer(Operation *op, FlatSymbolRefAttr name,
+                                        SymbolTableCollection &symbolTables) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto server =
+      module ? symbolTables.lookupSymbolIn<ServerOp>(module, name.getAttr())
+             : ServerOp();
+  if (!server)
+    return op->emitOpError("refers to ")
+           << name << ", which is not a 'ps.server' of the module";
+  return server;
+}
+
+/// Returns the block `@server::@block` that `ref` names, after checking that
+/// it has the type `type`, or reports on `op` what is wrong.
+static FailureOr<BlockOp> lookupBlock(Operation *op, SymbolRefAttr ref,
+                                      Type type,
+                                      SymbolTableCollection &symbolTables) {
+  if (ref.getNestedReferences().size() != 1)
+    return op->emitOpError("must name a server and a block, as "
+                           "@server::@block, got ")
+           << ref;
+  FailureOr<ServerOp> server = lookupServer(
+      op, FlatSymbolRefAttr::get(ref.getRootReference()), symbolTables);
+  if (failed(server))
+    return failure();
+  FlatSymbolRefAttr name = ref.getNestedReferences().front();
+  auto block = symbolTables.lookupSymbolIn<BlockOp>(*server, name.getAttr());
+  if (!block)
+    return op->emitOpError("refers to ")
+           << ref << ", but server @" << server->getSymName()
+           << " holds no block " << name;
+  if (block.getParameterType() != type)
+    return op->emitOpError("has type ")
+           << type << ", but block " << ref << " has type "
+           << block.getParameterType();
+  return block;
+}
+
 LogicalResult SendOp::verify() {
-  if (failed(verifyEndpoint(*this, getEndpoint())))
-    return failure();
-  return verifyVarName(*this, getVarName());
+  if (getKind() == MessageKind::Param)
+    return emitOpError("sends gradients and deltas; a worker receives "
+                       "parameters with 'ps.recv'");
+  return verifyInWorker(*this);
 }
 
-LogicalResult RecvOp::verify() {
-  if (failed(verifyEndpoint(*this, getEndpoint())))
-    return failure();
-  return verifyVarName(*this, getVarName());
+LogicalResult SendOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
+  return lookupBlock(*this, getTarget(), getValue().getType(), symbolTables);
 }
 
-/// Checks a barrier's endpoint list: non-empty, well formed, distinct.
-static LogicalResult verifyBarrierEndpoints(Operation *op,
-                                            ArrayAttr endpoints) {
-  std::vector<std::string> names;
-  for (Attribute endpoint : endpoints)
-    names.push_back(cast<StringAttr>(endpoint).str());
-  if (auto canonical = canonicalEndpointList(names, "barrier endpoints");
-      !canonical)
-    return op->emitOpError(canonical.status().message());
+LogicalResult RecvOp::verify() { return verifyInWorker(*this); }
+
+LogicalResult RecvOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
+  return lookupBlock(*this, getSource(), getValue().getType(), symbolTables);
+}
+
+/// Checks a barrier's server list: non-empty, each server once.
+static LogicalResult verifyBarrier(Operation *op, ArrayAttr servers) {
+  if (servers.empty())
+    return op->emitOpError("must list at least one server");
+  llvm::DenseSet<Attribute> seen;
+  for (Attribute server : servers)
+    if (!seen.insert(server).second)
+      return op->emitOpError("lists ") << server << " twice";
+  return verifyInWorker(op);
+}
+
+/// Checks that every server a barrier lists exists.
+static LogicalResult verifyBarrierServers(Operation *op, ArrayAttr servers,
+                                          SymbolTableCollection &tables) {
+  for (auto server : servers.getAsRange<FlatSymbolRefAttr>())
+    if (failed(lookupServer(op, server, tables)))
+      return failure();
   return success();
 }
 
 LogicalResult SendBarrierOp::verify() {
-  return verifyBarrierEndpoints(*this, getEndpoints());
+  return verifyBarrier(*this, getServers());
+}
+
+LogicalResult
+SendBarrierOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
+  return verifyBarrierServers(*this, getServers(), symbolTables);
 }
 
 LogicalResult FetchBarrierOp::verify() {
-  return verifyBarrierEndpoints(*this, getEndpoints());
+  return verifyBarrier(*this, getServers());
+}
+
+LogicalResult
+FetchBarrierOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
+  return verifyBarrierServers(*this, getServers(), symbolTables);
 }
 
 //===----------------------------------------------------------------------===//
 // Role programs
 //===----------------------------------------------------------------------===//
 
+/// Returns the step `name` of `worker`, or reports on the worker that its
+/// `role` step is missing.
+static FailureOr<train::StepOp> lookupStep(WorkerOp worker,
+                                           FlatSymbolRefAttr name,
+                                           StringRef role,
+                                           SymbolTableCollection &tables) {
+  auto step = tables.lookupSymbolIn<train::StepOp>(worker, name.getAttr());
+  if (!step)
+    return worker.emitOpError("names ")
+           << name << " as its " << role
+           << " step, but it holds no such 'train.step'";
+  return step;
+}
+
+LogicalResult WorkerOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
+  FailureOr<train::StepOp> main =
+      lookupStep(*this, getMainAttr(), "main", symbolTables);
+  FailureOr<train::StepOp> startup =
+      lookupStep(*this, getStartupAttr(), "startup", symbolTables);
+  if (failed(main) || failed(startup))
+    return failure();
+  FailureOr<train::StepOp> geoPush = train::StepOp();
+  if (getGeoPushAttr())
+    geoPush = lookupStep(*this, getGeoPushAttr(), "geo_push", symbolTables);
+  if (failed(geoPush))
+    return failure();
+  for (train::StepOp step : {*startup, *geoPush}) {
+    if (step && (step.getNumArguments() != 0 || step.getNumResults() != 0))
+      return emitOpError("step @")
+             << step.getSymName()
+             << " runs between mini-batches and must take and return "
+                "nothing";
+  }
+  if (*main == *startup || *main == *geoPush || *startup == *geoPush)
+    return emitOpError("must name a different step for each role");
+  return verifyJob(*this, {*main, *startup, *geoPush});
+}
+
 LogicalResult ServerOp::verify() {
   if (failed(verifyEndpoint(*this, getEndpoint())))
     return failure();
-  if (getFanIn() < 1)
-    return emitOpError("fan_in must be at least 1, got ") << getFanIn();
+  if (getNumTrainers() < 1)
+    return emitOpError("fan_in must be at least 1, got ") << getNumTrainers();
+  return success();
+}
+
+LogicalResult ServerOp::verifyRegions() {
   llvm::DenseSet<Attribute> updated;
   for (Operation &op : getBody().front()) {
     if (auto update = dyn_cast<UpdateOp>(op)) {
       if (!updated.insert(update.getBlockAttr()).second)
         return update.emitOpError("is the second update region of block ")
                << update.getBlockAttr();
+      if (update.getKind() != getUpdateKind())
+        return update.emitOpError("runs on ")
+               << describeMessageKind(update.getKind()) << "s, but a server in "
+               << stringifyMode(getMode()) << " mode receives "
+               << describeMessageKind(getUpdateKind()) << "s";
       continue;
     }
     if (!isa<BlockOp>(op))
       return op.emitOpError("cannot appear in a server program, which holds "
                             "only 'ps.block' and 'ps.update' ops");
   }
+  for (BlockOp block : getBody().getOps<BlockOp>())
+    if (block.isTrainable() &&
+        !updated.contains(FlatSymbolRefAttr::get(block.getSymNameAttr())))
+      return block.emitOpError("is trainable but has no 'ps.update' region; "
+                               "mark it frozen or add one");
   return success();
 }
 
@@ -153,7 +273,7 @@ LogicalResult BlockOp::verify() {
     return emitOpError("a slice must keep the origin's element type and "
                        "trailing dimensions: ")
            << type << " is not a row block of " << originType;
-  int64_t begin = *getRowBegin(), end = *getRowEnd();
+  auto [begin, end] = getRows();
   if (begin < 0 || begin >= end || end > originType.getDimSize(0))
     return emitOpError("rows [")
            << begin << ", " << end << ") are not a non-empty range within the "
@@ -166,14 +286,21 @@ LogicalResult BlockOp::verify() {
 
 ParseResult UpdateOp::parse(OpAsmParser &parser, OperationState &result) {
   FlatSymbolRefAttr block;
-  StringAttr gradName;
+  StringRef kindName;
   OpAsmParser::Argument argument;
+  SMLoc kindLoc;
   if (parser.parseAttribute(block, getBlockAttrName(result.name),
                             result.attributes) ||
-      parser.parseKeyword("on") ||
-      parser.parseAttribute(gradName, getGradNameAttrName(result.name),
-                            result.attributes) ||
-      parser.parseLParen() ||
+      parser.parseKeyword("on") || parser.getCurrentLocation(&kindLoc) ||
+      parser.parseKeyword(&kindName))
+    return failure();
+  std::optional<MessageKind> kind = symbolizeMessageKind(kindName);
+  if (!kind)
+    return parser.emitError(kindLoc, "expected 'grad' or 'delta', got '")
+           << kindName << "'";
+  result.addAttribute(getKindAttrName(result.name),
+                      MessageKindAttr::get(parser.getContext(), *kind));
+  if (parser.parseLParen() ||
       parser.parseArgument(argument, /*allowType=*/true) ||
       parser.parseRParen() ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
@@ -184,14 +311,12 @@ ParseResult UpdateOp::parse(OpAsmParser &parser, OperationState &result) {
 void UpdateOp::print(OpAsmPrinter &printer) {
   printer << ' ';
   printer.printAttributeWithoutType(getBlockAttr());
-  printer << " on ";
-  printer.printAttributeWithoutType(getGradNameAttr());
-  printer << " (";
+  printer << " on " << stringifyMessageKind(getKind()) << " (";
   if (getBody().getNumArguments() == 1)
     printer.printRegionArgument(getBody().getArgument(0));
   printer << ')';
   printer.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getBlockAttrName(), getGradNameAttrName()});
+      (*this)->getAttrs(), {getBlockAttrName(), getKindAttrName()});
   printer << ' ';
   printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -201,7 +326,9 @@ LogicalResult UpdateOp::verify() {
       !isa<RankedTensorType>(getBody().getArgument(0).getType()))
     return emitOpError("region must take exactly one ranked tensor: the "
                        "received value");
-  return verifyVarName(*this, getGradName());
+  if (getKind() == MessageKind::Param)
+    return emitOpError("runs on gradients or deltas, not on parameters");
+  return success();
 }
 
 LogicalResult UpdateOp::verifySymbolUses(SymbolTableCollection &symbolTable) {

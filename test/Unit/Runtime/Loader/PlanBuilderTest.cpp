@@ -144,10 +144,24 @@ TEST_F(PlanBuilderTest, RejectsOpsWithoutKernels) {
     return success();
   });
   FailureOr<Plan> plan = build(R"mlir(
-    train.program @p {
-      train.step @step(%g: tensor<2xf32>) {
-        ps.send %g to "127.0.0.1:6170" as "w@GRAD" : tensor<2xf32>
-        train.yield
+    module attributes {ps.job = #ps.job<mode = async, trainers = 1,
+        endpoints = ["127.0.0.1:6170"], slice_var_up = true,
+        split_method = round_robin, min_block_size = 8192,
+        geo_push_steps = 100>} {
+      ps.worker @w main @step startup @startup {
+        train.step @startup() {
+          train.yield
+        }
+        train.step @step(%g: tensor<2xf32>) {
+          ps.send grad %g to @ps0::@w : tensor<2xf32>
+          train.yield
+        }
+      }
+      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode async {
+        ps.block @w : tensor<2xf32> init #train.constant<0.0>
+        ps.update @w on grad (%g: tensor<2xf32>) {
+          train.write %g to @w : tensor<2xf32>
+        }
       }
     }
   )mlir");

@@ -53,7 +53,7 @@ def PS_JobAttr : AttrDef<PS_Dialect, "Job"> {
     /// The name of the module attribute that holds the job.
     static constexpr ::llvm::StringLiteral kAttrName = "ps.job";
     /// Returns the endpoints as strings, in server order.
-    ::llvm::SmallVector<::llvm::StringRef> getEndpointNames() const;
+    std::vector<std::string> getEndpointNames() const;
   }];
 }
 

@@ -27,6 +27,14 @@ def PS_Dialect : Dialect {
     role (`ps.worker`, `ps.server` with its `ps.block`s and `ps.update`
     regions).
 
+    Workers and servers are tied together by symbols: a send names the
+    server and the block it feeds (`@ps1::@fc1.w.block0`), a barrier the
+    servers it waits for, a worker its steps, and the kind of each message
+    (gradient, GEO delta, parameter) is an enum. Endpoints appear only on
+    `ps.server` and in the module's `#ps.job`. The worker's verifier checks
+    the whole job against its servers, so a job whose two sides do not
+    match is rejected before it runs.
+
     Communication ops are never pure: they read and write the channel
     resource, so canonicalization and CSE neither drop, merge nor reorder
     them.
@@ -41,7 +49,8 @@ def PS_Dialect : Dialect {
 
     /// Rows per block of a sliced parameter (`openks-slice-variables`).
     static constexpr ::llvm::StringLiteral kSlicesAttrName = "ps.slices";
-    /// The server endpoint of each block (`openks-dispatch`).
+    /// The server of each block, as its index in the job's endpoints
+    /// (`openks-dispatch`).
     static constexpr ::llvm::StringLiteral kPlacementAttrName =
         "ps.placement";
   }];
@@ -75,6 +84,16 @@ def PS_Mode : I32EnumAttr<"Mode", "parameter-server synchronisation mode", [
     I32EnumAttrCase<"Async", 1, "async">,
     I32EnumAttrCase<"HalfAsync", 2, "half_async">,
     I32EnumAttrCase<"Geo", 3, "geo">]> {
+  let cppNamespace = "::openks::ps";
+}
+
+/// What a message between a worker and a server carries. Reports and
+/// checkpoints name messages as Paddle does: `<block>@GRAD`,
+/// `<block>.delta` and `<block>` (see PSNaming.h).
+def PS_MessageKind : I32EnumAttr<"MessageKind", "what a message carries", [
+    I32EnumAttrCase<"Grad", 0, "grad">,
+    I32EnumAttrCase<"Delta", 1, "delta">,
+    I32EnumAttrCase<"Param", 2, "param">]> {
   let cppNamespace = "::openks::ps";
 }
 

@@ -8,13 +8,17 @@
 #define OPENKS_DIALECT_PS_IR_PSOPS_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
 #include "openks/Dialect/PS/IR/PSDialect.h"
 #include "openks/Dialect/Train/IR/TrainInterfaces.h"
+#include <string>
+#include <vector>
 
 #include "openks/Dialect/PS/IR/PSEnums.h.inc"
 

@@ -56,58 +56,81 @@ def PS_ConcatOp : PS_PureOp<"concat", [InferTypeOpAdaptor]> {
 // Communication
 //===----------------------------------------------------------------------===//
 
-def PS_SendOp : PS_CommunicationOp<"send"> {
-  let summary = "Sends a named variable (block) to a server endpoint.";
+def PS_SendOp : PS_CommunicationOp<"send", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Sends a gradient or a GEO delta of one block to its server.";
   let description = [{
+    `target` names the server and the block, `@server::@block`; the value
+    has the block's type, and the server has an update region of the same
+    kind for the block. A gradient (`grad`) is sent by the worker's main
+    step, a GEO delta (`delta`) by its GEO push step.
+
     ```mlir
-    ps.send %g0 to "127.0.0.1:6171" as "fc1.w.block0@GRAD" : tensor<392x256xf32>
+    ps.send grad %g0 to @ps1::@fc1.w.block0 : tensor<392x256xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$value, StrAttr:$endpoint,
-                       StrAttr:$var_name);
+  let arguments = (ins AnyRankedTensor:$value, PS_MessageKind:$kind,
+                       SymbolRefAttr:$target);
   let assemblyFormat = [{
-    $value `to` $endpoint `as` $var_name attr-dict `:` type($value)
+    $kind $value `to` $target attr-dict `:` type($value)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Returns the server the value goes to.
+    ::mlir::FlatSymbolRefAttr getServerAttr() {
+      return ::mlir::FlatSymbolRefAttr::get(getTarget().getRootReference());
+    }
+  }];
 }
 
-def PS_RecvOp : PS_CommunicationOp<"recv"> {
-  let summary = "Receives a named variable (block) from a server endpoint.";
+def PS_RecvOp : PS_CommunicationOp<"recv", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Receives the current value of one block from its server.";
   let description = [{
+    `source` names the server and the block, `@server::@block`; the result
+    has the block's type.
+
     ```mlir
-    %p0 = ps.recv "fc1.w.block0" from "127.0.0.1:6171" : tensor<392x256xf32>
+    %p0 = ps.recv @ps1::@fc1.w.block0 : tensor<392x256xf32>
     ```
   }];
-  let arguments = (ins StrAttr:$var_name, StrAttr:$endpoint);
+  let arguments = (ins SymbolRefAttr:$source);
   let results = (outs AnyRankedTensor:$value);
-  let assemblyFormat = [{
-    $var_name `from` $endpoint attr-dict `:` type($value)
-  }];
+  let assemblyFormat = "$source attr-dict `:` type($value)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Returns the server the value comes from.
+    ::mlir::FlatSymbolRefAttr getServerAttr() {
+      return ::mlir::FlatSymbolRefAttr::get(getSource().getRootReference());
+    }
+  }];
 }
 
 class PS_BarrierOp<string mnemonic, string when>
-    : PS_CommunicationOp<mnemonic> {
+    : PS_CommunicationOp<mnemonic, [
+          DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "Waits until every listed server has passed the " # mnemonic
                 # ".";
   let description = [{
-    }] # when # [{ The endpoints must be distinct.
+    }] # when # [{ The servers are `ps.server` symbols, each listed once.
 
     ```mlir
-    ps.}] # mnemonic # [{ ["127.0.0.1:6170", "127.0.0.1:6171"]
+    ps.}] # mnemonic # [{ [@ps0, @ps1]
     ```
   }];
-  let arguments = (ins StrArrayAttr:$endpoints);
-  let assemblyFormat = "$endpoints attr-dict";
+  let arguments = (ins FlatSymbolRefArrayAttr:$servers);
+  let assemblyFormat = "$servers attr-dict";
   let hasVerifier = 1;
 }
 
 def PS_SendBarrierOp : PS_BarrierOp<"send_barrier",
-    "Sent after a step's gradients: a server applies the step's updates once "
-    "all of its trainers have reached it (Paddle's BATCH_BARRIER).">;
+    "Follows a step's sends and lists exactly the servers the step sends to: "
+    "a server applies the step's updates once all of its trainers have "
+    "reached it (Paddle's BATCH_BARRIER).">;
 def PS_FetchBarrierOp : PS_BarrierOp<"fetch_barrier",
-    "Sent after a step's receives: a server starts the next step once all of "
-    "its trainers have fetched (Paddle's FETCH_BARRIER).">;
+    "Follows a step's receives and lists exactly the servers the step "
+    "receives from: a server starts the next step once all of its trainers "
+    "have fetched (Paddle's FETCH_BARRIER).">;
 
 //===----------------------------------------------------------------------===//
 // Role programs
@@ -115,38 +138,61 @@ def PS_FetchBarrierOp : PS_BarrierOp<"fetch_barrier",
 
 def PS_WorkerOp : PS_Op<"worker", [
     IsolatedFromAbove, NoRegionArguments, NoTerminator, SingleBlock, Symbol,
-    SymbolTable]> {
+    SymbolTable, HasParent<"::mlir::ModuleOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "The program every trainer runs.";
   let description = [{
-    Holds the worker's local `train.param` copies and its `train.step`, whose
-    communication with the servers is explicit.
+    Holds the worker's local `train.param` copies and its steps, whose
+    communication with the servers is explicit, and names the steps by
+    role: `main` runs once per mini-batch; `startup` (no arguments or
+    results) runs once before it and pulls every block's initial value; in
+    GEO mode `geo_push` (no arguments or results) runs every
+    `geo_push_steps` steps and trades deltas for the servers' blocks.
+
+    The worker's verifier checks the whole job of its module, which must
+    carry a `#ps.job`: one `ps.server` per job endpoint, with the job's
+    trainers as `fan_in` and its mode; every gradient or delta the worker
+    sends has an update region of its kind on the server it names, and
+    every update region is fed once per step; every step's barriers list
+    exactly the servers it sends to or receives from, in the order the
+    mode requires; and no block is owned by two servers, except whole
+    frozen blocks (the learning rate, a beta power), which each server may
+    keep a copy of.
 
     ```mlir
-    ps.worker @mlp {
+    ps.worker @mlp main @step startup @startup {
       train.param @fc1.b : tensor<256xf32> init #train.constant<0.0>
       train.step @step(...) { ... }
+      train.step @startup() { ... }
     }
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name);
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$main,
+                       FlatSymbolRefAttr:$startup,
+                       OptionalAttr<FlatSymbolRefAttr>:$geo_push);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let assemblyFormat = [{
+    $sym_name `main` $main `startup` $startup (`geo_push` $geo_push^)?
+    attr-dict-with-keyword $body
+  }];
 }
 
 def PS_ServerOp : PS_Op<"server", [
     IsolatedFromAbove, NoRegionArguments, NoTerminator, SingleBlock, Symbol,
-    SymbolTable]> {
+    SymbolTable, HasParent<"::mlir::ModuleOp">]> {
   let summary = "The program of one parameter server.";
   let description = [{
     A server listens on `endpoint`, expects `fan_in` trainers, synchronises
     in `mode`, holds the `ps.block`s placed on it and runs one `ps.update`
-    region per trained block. It holds nothing else.
+    region per trained block: on gradients in every mode but `geo`, on
+    deltas in `geo`. It holds nothing else. Its endpoint is the only place a
+    job names where the server runs (besides the module's `#ps.job`).
 
     ```mlir
     ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode sync {
       ps.block @fc1.b : tensor<256xf32> init #train.constant<0.0>
       ps.block @learning_rate : tensor<f32> init #train.constant<1.0e-01> frozen
-      ps.update @fc1.b on "fc1.b@GRAD" (%g: tensor<256xf32>) {
+      ps.update @fc1.b on grad (%g: tensor<256xf32>) {
         %lr = train.read @learning_rate : tensor<f32>
         train.sgd @fc1.b, %g, %lr : tensor<256xf32>, tensor<f32>
       }
@@ -161,6 +207,19 @@ def PS_ServerOp : PS_Op<"server", [
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Returns the number of trainers the server expects (`fan_in`, read as
+    /// a signed value).
+    int64_t getNumTrainers() { return getFanInAttr().getInt(); }
+    /// Returns the kind of message this server's update regions receive:
+    /// deltas in geo mode, gradients otherwise.
+    ::openks::ps::MessageKind getUpdateKind() {
+      return getMode() == ::openks::ps::Mode::Geo
+                 ? ::openks::ps::MessageKind::Delta
+                 : ::openks::ps::MessageKind::Grad;
+    }
+  }];
 }
 
 def PS_BlockOp : PS_Op<"block", [
@@ -171,7 +230,7 @@ def PS_BlockOp : PS_Op<"block", [
     `origin` of type `origin_type` (whose name stays `<origin>.block<i>`).
     The initializer applies to the whole origin, so a server that
     initialises its rows gets exactly those rows of the single-process
-    initialisation.
+    initialisation. A trainable block has an update region on its server.
 
     ```mlir
     ps.block @fc1.w.block1 : tensor<392x256xf32>
@@ -201,6 +260,16 @@ def PS_BlockOp : PS_Op<"block", [
     bool isTrainable() { return !getFrozen(); }
     /// Returns whether the block is a row slice of a larger parameter.
     bool isSlice() { return getOrigin().has_value(); }
+    /// Returns the rows `[begin, end)` of the origin a slice holds, read as
+    /// signed values.
+    std::pair<int64_t, int64_t> getRows() {
+      return {getRowBeginAttr().getInt(), getRowEndAttr().getInt()};
+    }
+    /// Returns the name of the parameter the block belongs to: its origin,
+    /// or the block itself when it is whole.
+    ::llvm::StringRef getOriginName() {
+      return isSlice() ? *getOrigin() : getSymName();
+    }
   }];
   let hasVerifier = 1;
 }
@@ -210,19 +279,20 @@ def PS_UpdateOp : PS_Op<"update", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "How a server applies what it receives for one block.";
   let description = [{
-    The region runs when the server has the gradient (or GEO delta) named
-    `grad_name` for `block`: once per step on the sum of all trainers'
-    gradients in sync mode, on every arrival otherwise. Its one argument is
-    that value, with the block's type.
+    The region runs when the server has a message of `kind` for `block`: a
+    gradient (`grad`) in sync, async and half-async mode, a GEO delta
+    (`delta`) in geo mode. In sync mode it runs once per step on the sum of
+    all trainers' gradients, otherwise on every arrival. Its one argument
+    is that value, with the block's type.
 
     ```mlir
-    ps.update @fc1.b on "fc1.b@GRAD" (%g: tensor<256xf32>) {
+    ps.update @fc1.b on grad (%g: tensor<256xf32>) {
       %lr = train.read @learning_rate : tensor<f32>
       train.sgd @fc1.b, %g, %lr : tensor<256xf32>, tensor<f32>
     }
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$block, StrAttr:$grad_name);
+  let arguments = (ins FlatSymbolRefAttr:$block, PS_MessageKind:$kind);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

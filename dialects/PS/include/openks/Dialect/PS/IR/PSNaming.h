@@ -1,0 +1,45 @@
+//===- PSNaming.h - Paddle's names for blocks and messages ------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place where the names of parameter blocks and of the messages
+// about them are made. They follow Paddle's DistributeTranspiler, so that
+// reports and checkpoints map one to one onto a Paddle job's: a variable cut
+// into several blocks has blocks `<var>.block<i>`; a gradient message is
+// `<block>@GRAD`, a GEO delta `<block>.delta`, a parameter `<block>`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_DIALECT_PS_IR_PSNAMING_H
+#define OPENKS_DIALECT_PS_IR_PSNAMING_H
+
+#include "openks/Dialect/PS/IR/PSOps.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace openks::ps {
+
+/// Returns the name of block `index` of the `numBlocks` blocks of variable
+/// `var`: `var` itself when it is one block, else `<var>.block<index>`.
+std::string getBlockName(llvm::StringRef var, int64_t index, int64_t numBlocks);
+
+/// Returns Paddle's name of a message of `kind` about `block`:
+/// `<block>@GRAD`, `<block>.delta` or `<block>`.
+std::string getMessageName(llvm::StringRef block, MessageKind kind);
+
+/// Returns what a message of `kind` carries, for diagnostics: "gradient",
+/// "delta" or "parameter".
+llvm::StringRef describeMessageKind(MessageKind kind);
+
+/// Returns the name of the copy of `state` that the update of `block` owns
+/// alone (a learning-rate schedule's step counter): `<state>.<block>`.
+std::string getPerBlockStateName(llvm::StringRef state, llvm::StringRef block);
+
+} // namespace openks::ps
+
+#endif // OPENKS_DIALECT_PS_IR_PSNAMING_H
