@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Dialect/PS/IR/PSNaming.h"
+#include "openks/Support/Limits.h"
 #include "openks/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -20,7 +21,8 @@ namespace openks {
 using namespace mlir;
 using namespace openks;
 
-/// Returns the bytes a block's tensor holds.
+/// Returns the bytes a block's tensor holds; the verifier bounds the
+/// element count (openks/Support/Limits.h), so the product cannot overflow.
 static int64_t getByteSize(ps::BlockOp block) {
   RankedTensorType type = block.getParameterType();
   return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
@@ -62,19 +64,26 @@ struct PSReportPass : public openks::impl::PSReportPassBase<PSReportPass> {
       return;
     }
     os << "server  endpoint  blocks  bytes\n";
-    int64_t total = 0, largest = 0;
+    double total = 0;
+    int64_t largest = 0;
     for (ps::ServerOp server : servers) {
       int64_t blocks = 0, bytes = 0;
       for (ps::BlockOp block : server.getBody().getOps<ps::BlockOp>()) {
         ++blocks;
-        bytes += getByteSize(block);
+        std::optional<int64_t> sum = checkedAdd(bytes, getByteSize(block));
+        if (!sum) {
+          block.emitOpError("brings the bytes of server @")
+              << server.getSymName() << " past 2^63";
+          return signalPassFailure();
+        }
+        bytes = *sum;
       }
       os << "@" << server.getSymName() << "  " << server.getEndpoint() << "  "
          << blocks << "  " << bytes << "\n";
-      total += bytes;
+      total += static_cast<double>(bytes);
       largest = std::max(largest, bytes);
     }
-    double mean = static_cast<double>(total) / servers.size();
+    double mean = total / static_cast<double>(servers.size());
     os << "imbalance (max / mean): "
        << llvm::format("%.3f", mean > 0 ? largest / mean : 1.0) << "\n";
     if (listBlocks)

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Transforms/Slicing.h"
+#include "openks/Support/Limits.h"
 
 #include <cassert>
 
@@ -18,6 +19,8 @@ llvm::SmallVector<VarBlock> openks::sliceVariable(llvm::ArrayRef<int64_t> shape,
                                                   int64_t maxSlices,
                                                   int64_t minBlockSize) {
   assert(maxSlices >= 1 && minBlockSize >= 1 && "validated by the caller");
+  assert(boundedProduct(shape) && "a verified shape: positive dimensions, "
+                                  "at most kMaxTensorElements elements");
   int64_t numel = 1, width = 1;
   for (auto [index, size] : llvm::enumerate(shape)) {
     numel *= size;
@@ -76,7 +79,9 @@ openks::dispatchHashName(llvm::ArrayRef<std::vector<std::string>> blockNames,
     std::vector<int> &servers = placement.emplace_back();
     for (const std::string &name : names) {
       int server = static_cast<int>(stableNameHash(name) % numEndpoints);
-      while (taken[server])
+      // At most one full turn: with more blocks than servers (which the
+      // caller rules out) a block shares a server rather than loop forever.
+      for (int tried = 0; taken[server] && tried < numEndpoints; ++tried)
         server = (server + 1) % numEndpoints;
       taken[server] = true;
       servers.push_back(server);

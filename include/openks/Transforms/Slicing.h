@@ -37,7 +37,9 @@ struct VarBlock {
 /// Paddle's DistributeTranspiler does: as many blocks as fit
 /// `minBlockSize` elements (at least one) but no more than `maxSlices`, each
 /// rounded up to whole rows, the last one possibly shorter. `maxSlices` is
-/// the number of servers with slice-var-up, else 1.
+/// the number of servers with slice-var-up, else 1. `shape` is a verified
+/// parameter shape (positive dimensions, at most kMaxTensorElements
+/// elements), so no count overflows.
 llvm::SmallVector<VarBlock> sliceVariable(llvm::ArrayRef<int64_t> shape,
                                           int64_t maxSlices,
                                           int64_t minBlockSize);
@@ -47,8 +49,7 @@ llvm::SmallVector<VarBlock> sliceVariable(llvm::ArrayRef<int64_t> shape,
 /// distinct servers. `blocksPerVariable` lists each variable's block count in
 /// dispatch order; the result lists each block's server index.
 std::vector<std::vector<int>>
-dispatchRoundRobin(llvm::ArrayRef<int64_t> blocksPerVariable,
-                   int numEndpoints);
+dispatchRoundRobin(llvm::ArrayRef<int64_t> blocksPerVariable, int numEndpoints);
 
 /// The stable hash HashName dispatch uses: 64-bit FNV-1a of the UTF-8 bytes
 /// of `name`. Unlike Python's salted `hash`, every process agrees on it.
@@ -57,7 +58,8 @@ uint64_t stableNameHash(llvm::StringRef name);
 /// Places each block on server `stableNameHash(name) % numEndpoints`, moving
 /// to the next server (cyclically) whenever that one already holds a block
 /// of the same variable. `blockNames` lists each variable's block names;
-/// a variable must not have more blocks than there are servers.
+/// a variable must not have more blocks than there are servers (if it has,
+/// blocks share servers; the search never goes round more than once).
 std::vector<std::vector<int>>
 dispatchHashName(llvm::ArrayRef<std::vector<std::string>> blockNames,
                  int numEndpoints);

@@ -109,3 +109,20 @@ train.program @p {
   // expected-error @+1 {{unknown ps dialect attribute 'ps.slice'}}
   train.param @w : tensor<8x2xf32> init #train.constant<0.0> {ps.slice = array<i64: 8>}
 }
+
+// -----
+
+// Tests that slice annotations on a parameter whose type is not a tensor
+// are refused before anything reads the type.
+train.program @p {
+  // expected-error @+1 {{'ps.slices' needs a parameter of static tensor type}}
+  "train.param"() <{sym_name = "w", type = i32, initializer = #train.constant<0.0>}> {ps.slices = array<i64: 1>} : () -> ()
+}
+
+// -----
+
+// Tests rows whose sum overflows int64 and wraps back to the parameter's.
+train.program @p {
+  // expected-error @+1 {{'ps.slices' has a block of 9223372036854775807 rows}}
+  train.param @w : tensor<8x2xf32> init #train.constant<0.0> {ps.slices = array<i64: 9223372036854775807, 9223372036854775807, 10>}
+}

@@ -14,9 +14,32 @@ train.program @p {
 
 train.program @p {
   train.step @s(%g: tensor<4xf32>) {
+    // expected-error @+1 {{result #1 of type 'tensor<0xf32>' has a dimension of size 0; every dimension must be at least 1}}
+    %a, %b = ps.split %g rows [4, 0] : tensor<4xf32> -> tensor<4xf32>, tensor<0xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%g: tensor<4xf32>) {
     // expected-error @+2 {{section sizes must be positive, got 0}}
     // expected-error @+1 {{failed to infer returned types}}
-    %a, %b = ps.split %g rows [4, 0] : tensor<4xf32> -> tensor<4xf32>, tensor<0xf32>
+    %a, %b = ps.split %g rows [4, 0] : tensor<4xf32> -> tensor<4xf32>, tensor<1xf32>
+    train.yield
+  }
+}
+
+// -----
+
+// Tests that section sizes whose sum overflows int64 (and would wrap back to
+// the input's row count) are caught.
+train.program @p {
+  train.step @s(%g: tensor<?xf32>) {
+    // expected-error @+2 {{sections cover more than 9223372036854775807 rows}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %a, %b, %c = ps.split %g rows [9223372036854775807, 9223372036854775807, 2] : tensor<?xf32> -> tensor<?xf32>, tensor<?xf32>, tensor<2xf32>
     train.yield
   }
 }

@@ -11,7 +11,9 @@
 
 #include "openks/Dialect/PS/IR/PSDialect.h"
 #include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Support/Endpoint.h"
+#include "openks/Support/Limits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -60,19 +62,26 @@ std::vector<std::string> JobAttr::getEndpointNames() const {
 /// rows.
 static LogicalResult verifySlices(Operation *op, Attribute attribute) {
   auto slices = dyn_cast<DenseI64ArrayAttr>(attribute);
-  auto param = dyn_cast<train::ParameterOpInterface>(op);
+  auto param = dyn_cast<train::ParamOp>(op);
   if (!slices || !param)
     return op->emitError("'")
            << PSDialect::kSlicesAttrName
-           << "' must be an array<i64> of rows on a parameter";
-  RankedTensorType type = param.getParameterType();
+           << "' must be an array<i64> of rows on a 'train.param'";
+  // Discardable attributes are checked before the op's own attributes.
+  TypeAttr typeAttr = param.getTypeAttr();
+  auto type = typeAttr ? dyn_cast<RankedTensorType>(typeAttr.getValue())
+                       : RankedTensorType();
+  if (!type || !type.hasStaticShape())
+    return op->emitError("'") << PSDialect::kSlicesAttrName
+                              << "' needs a parameter of static tensor type";
   int64_t rows = type.getRank() == 0 ? 1 : type.getDimSize(0);
   int64_t total = 0;
   for (int64_t slice : slices.asArrayRef()) {
-    if (slice < 1)
+    std::optional<int64_t> sum = checkedAdd(total, slice);
+    if (slice < 1 || !sum)
       return op->emitError("'") << PSDialect::kSlicesAttrName
                                 << "' has a block of " << slice << " rows";
-    total += slice;
+    total = *sum;
   }
   if (slices.empty() || total != rows)
     return op->emitError("'") << PSDialect::kSlicesAttrName << "' covers "

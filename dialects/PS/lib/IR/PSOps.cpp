@@ -10,6 +10,7 @@
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Dialect/Train/IR/TrainTypeInference.h"
 #include "openks/Support/Endpoint.h"
+#include "openks/Support/Limits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -45,7 +46,11 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
     if (rows <= 0)
       return emitOptionalError(loc, "section sizes must be positive, got ",
                                rows);
-    total += rows;
+    std::optional<int64_t> sum = checkedAdd(total, rows);
+    if (!sum)
+      return emitOptionalError(loc, "sections cover more than ",
+                               std::numeric_limits<int64_t>::max(), " rows");
+    total = *sum;
   }
   int64_t inputRows = input.getDimSize(0);
   if (!ShapedType::isDynamic(inputRows) && total != inputRows)

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Dialect/Train/IR/TrainInterfaces.h"
+#include "openks/Support/Limits.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -36,6 +37,9 @@ openks::train::verifyParameterDeclaration(Operation *op, RankedTensorType type,
   if (!type.hasStaticShape())
     return op->emitOpError("parameter type must have a static shape, got ")
            << type;
+  if (failed(verifyTensorBounds(
+          type, [&] { return op->emitOpError("parameter type "); })))
+    return failure();
   Type element = type.getElementType();
   if (!element.isF32() && !element.isF64() && !element.isInteger(64))
     return op->emitOpError(
@@ -45,6 +49,51 @@ openks::train::verifyParameterDeclaration(Operation *op, RankedTensorType type,
     return op->emitOpError(
         "an integer parameter must be frozen: it has no gradient");
   return initializer.verifyFor(type, [&] { return op->emitOpError(); });
+}
+
+LogicalResult openks::train::verifyTensorBounds(
+    Type type, function_ref<InFlightDiagnostic()> emitError) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return success();
+  if (tensor.getRank() > kMaxTensorRank)
+    return emitError() << type << " has rank " << tensor.getRank()
+                       << "; tensors have at most " << kMaxTensorRank
+                       << " dimensions";
+  SmallVector<int64_t> staticDims;
+  for (int64_t dim : tensor.getShape()) {
+    if (ShapedType::isDynamic(dim))
+      continue;
+    if (dim < 1)
+      return emitError() << type << " has a dimension of size " << dim
+                         << "; every dimension must be at least 1";
+    staticDims.push_back(dim);
+  }
+  if (!boundedProduct(staticDims))
+    return emitError() << type << " has more than " << kMaxTensorElements
+                       << " elements (2^40)";
+  return success();
+}
+
+LogicalResult openks::train::detail::verifyBoundedTensors(Operation *op) {
+  auto check = [&](Type type, StringRef what, unsigned index) {
+    return verifyTensorBounds(type, [&] {
+      return op->emitOpError() << what << " #" << index << " of type ";
+    });
+  };
+  for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", index)))
+      return failure();
+  for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", index)))
+      return failure();
+  for (Region &region : op->getRegions())
+    if (!region.empty())
+      for (BlockArgument argument : region.front().getArguments())
+        if (failed(check(argument.getType(), "region argument",
+                         argument.getArgNumber())))
+          return failure();
+  return success();
 }
 
 LogicalResult openks::train::detail::verifyOptimizerOp(Operation *op) {

@@ -14,6 +14,7 @@
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "openks/Dialect/Train/IR/TrainInterfaces.td"
 
 def PS_Dialect : Dialect {
   let name = "ps";
@@ -61,7 +62,7 @@ def PS_ChannelResource : Resource<"::openks::ps::ChannelResource">;
 
 /// Base class of every `ps` op.
 class PS_Op<string mnemonic, list<Trait> traits = []>
-    : Op<PS_Dialect, mnemonic, traits>;
+    : Op<PS_Dialect, mnemonic, !listconcat(traits, [Train_BoundedTensors])>;
 
 /// Base class of the side-effect free `ps` ops.
 class PS_PureOp<string mnemonic, list<Trait> traits = []>

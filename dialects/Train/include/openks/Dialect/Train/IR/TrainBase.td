@@ -15,6 +15,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "openks/Dialect/Train/IR/TrainInterfaces.td"
 
 def Train_Dialect : Dialect {
   let name = "train";
@@ -78,7 +79,7 @@ def Train_RoleAttr : EnumAttr<Train_Dialect, Train_Role, "role"> {
 
 /// Base class of every `train` op.
 class Train_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Train_Dialect, mnemonic, traits>;
+    : Op<Train_Dialect, mnemonic, !listconcat(traits, [Train_BoundedTensors])>;
 
 /// Base class of the side-effect free `train` ops (forward and grad ops).
 class Train_PureOp<string mnemonic, list<Trait> traits = []>

@@ -32,10 +32,33 @@ verifyParameterDeclaration(mlir::Operation *op, mlir::RankedTensorType type,
                            InitializerAttrInterface initializer,
                            bool trainable);
 
+/// Checks that `type`, when it is a ranked tensor, fits the bounds of
+/// openks/Support/Limits.h: rank at most kMaxTensorRank, every static
+/// dimension at least 1, at most kMaxTensorElements elements (dynamic
+/// dimensions count as one). `emitError` starts the diagnostic, which goes
+/// on with the type and what is wrong with it.
+llvm::LogicalResult
+verifyTensorBounds(mlir::Type type,
+                   llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
 namespace detail {
 /// Checks what an optimizer op can check without symbol lookups.
 llvm::LogicalResult verifyOptimizerOp(mlir::Operation *op);
+/// Checks every operand, result and region argument of `op` with
+/// verifyTensorBounds.
+llvm::LogicalResult verifyBoundedTensors(mlir::Operation *op);
 } // namespace detail
+
+/// Ops whose tensors fit the bounds of openks/Support/Limits.h; every `train`
+/// and `ps` op has this trait.
+template <typename ConcreteType>
+class BoundedTensors
+    : public mlir::OpTrait::TraitBase<ConcreteType, BoundedTensors> {
+public:
+  static llvm::LogicalResult verifyTrait(mlir::Operation *op) {
+    return detail::verifyBoundedTensors(op);
+  }
+};
 } // namespace openks::train
 
 #include "openks/Dialect/Train/IR/TrainOpInterfaces.h.inc"

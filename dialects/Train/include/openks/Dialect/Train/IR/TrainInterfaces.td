@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Interfaces shared by the `train` and `ps` dialects: parameter-like symbols,
-// initializer attributes and optimizer ops.
+// Interfaces and traits shared by the `train` and `ps` dialects:
+// parameter-like symbols, initializer attributes, optimizer ops and the
+// bounds on tensor shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,14 @@
 #define OPENKS_DIALECT_TRAIN_IR_TRAININTERFACES_TD
 
 include "mlir/IR/OpBase.td"
+
+/// Every tensor an op takes, returns or binds in a region has a rank of at
+/// most 6, positive static dimensions and at most 2^40 elements
+/// (openks/Support/Limits.h), so no size computed from it overflows and the
+/// runtime can hold it.
+def Train_BoundedTensors : NativeOpTrait<"BoundedTensors"> {
+  let cppNamespace = "::openks::train";
+}
 
 def Train_InitializerAttrInterface
     : AttrInterface<"InitializerAttrInterface"> {
