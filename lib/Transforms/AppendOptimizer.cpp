@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "openks/Transforms/PassOptions.h"
 #include "openks/Transforms/Passes.h"
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
@@ -33,11 +34,23 @@ namespace {
 struct AppendOptimizerPass
     : public openks::impl::AppendOptimizerPassBase<AppendOptimizerPass> {
   using AppendOptimizerPassBase::AppendOptimizerPassBase;
+  template <typename OptionsT>
+  friend std::string openks::checkAppendOptimizerOptions(const OptionsT &);
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    return openks::detail::parsePassOptions(
+        getArgument(), options, errorHandler,
+        [&](function_ref<LogicalResult(const Twine &)> handler) {
+          return AppendOptimizerPassBase::initializeOptions(options, handler);
+        },
+        [&] { return checkAppendOptimizerOptions(*this); });
+  }
 
   void runOnOperation() override;
 
 private:
-  LogicalResult verifyOptions(Operation *anchor);
   LogicalResult rewriteStep(StepOp step);
   /// Creates a frozen parameter `name` before `step`, or fails on `step` if
   /// the name is taken.
@@ -56,40 +69,6 @@ private:
 };
 
 } // namespace
-
-LogicalResult AppendOptimizerPass::verifyOptions(Operation *anchor) {
-  auto fail = [&]() { return anchor->emitError("openks-append-optimizer: "); };
-  if (!(learningRate > 0))
-    return fail() << "lr must be positive, got " << double(learningRate);
-  if (momentum < 0)
-    return fail() << "momentum must be non-negative, got " << double(momentum);
-  if (beta1 < 0 || beta1 >= 1 || beta2 < 0 || beta2 >= 1)
-    return fail() << "beta1 and beta2 must be in [0, 1), got " << double(beta1)
-                  << " and " << double(beta2);
-  if (epsilon < 0)
-    return fail() << "epsilon must be non-negative, got " << double(epsilon);
-  if (weightDecay < 0)
-    return fail() << "weight-decay must be non-negative, got "
-                  << double(weightDecay);
-  if (clipGlobalNorm < 0)
-    return fail() << "clip-global-norm must be non-negative, got "
-                  << double(clipGlobalNorm);
-  if (lrSchedule == LRSchedule::Exponential &&
-      (decaySteps < 1 || !(decayRate > 0)))
-    return fail() << "an exponential schedule needs decay-steps >= 1 and "
-                     "decay-rate > 0";
-  if (lrSchedule == LRSchedule::Piecewise) {
-    if (values.size() != boundaries.size() + 1)
-      return fail() << "a piecewise schedule needs one more value than "
-                       "boundaries, got "
-                    << values.size() << " values for " << boundaries.size()
-                    << " boundaries";
-    for (size_t i = 1; i < boundaries.size(); ++i)
-      if (boundaries[i] <= boundaries[i - 1])
-        return fail() << "piecewise boundaries must increase strictly";
-  }
-  return success();
-}
 
 FailureOr<FlatSymbolRefAttr>
 AppendOptimizerPass::createState(StepOp step, StringRef name,
@@ -254,9 +233,13 @@ LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
 }
 
 void AppendOptimizerPass::runOnOperation() {
+  // Options parsed from text were checked then; these may come from C++.
+  if (std::string error = checkAppendOptimizerOptions(*this); !error.empty()) {
+    emitError(getOperation().getLoc()) << getArgument() << ": " << error;
+    return signalPassFailure();
+  }
   // Once slicing has started, new updates would have no blocks.
-  if (failed(verifyOptions(getOperation())) ||
-      failed(checkStage(getOperation(), getArgument(), TranspileStage::Forward,
+  if (failed(checkStage(getOperation(), getArgument(), TranspileStage::Forward,
                         TranspileStage::Configured)))
     return signalPassFailure();
   SmallVector<StepOp> steps;

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "openks/Support/Endpoint.h"
+#include "openks/Transforms/PassOptions.h"
 #include "openks/Transforms/Passes.h"
 
 #include "TranspileState.h"
@@ -25,31 +25,42 @@ namespace {
 struct ConfigureJobPass
     : public openks::impl::ConfigureJobPassBase<ConfigureJobPass> {
   using ConfigureJobPassBase::ConfigureJobPassBase;
+  template <typename OptionsT>
+  friend std::string openks::checkConfigureJobOptions(const OptionsT &);
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    return openks::detail::parsePassOptions(
+        getArgument(), options, errorHandler,
+        [&](function_ref<LogicalResult(const Twine &)> handler) {
+          return ConfigureJobPassBase::initializeOptions(options, handler);
+        },
+        [&] { return checkConfigureJobOptions(*this); });
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder builder(&getContext());
+    // Options parsed from text were checked then; these may come from C++.
+    if (std::string error = checkConfigureJobOptions(*this); !error.empty()) {
+      emitError(module.getLoc()) << getArgument() << ": " << error;
+      return signalPassFailure();
+    }
     // Endpoints are stored in canonical form, so that every later pass and
     // the runtime compare them as strings.
     StatusOr<std::vector<std::string>> canonical = canonicalEndpointList(
         std::vector<std::string>(pservers.begin(), pservers.end()),
-        "server endpoints");
-    if (!canonical) {
-      module.emitError("openks-configure-job: ")
-          << canonical.status().message();
-      return signalPassFailure();
-    }
+        "option 'pservers'");
     SmallVector<Attribute> endpoints;
     for (const std::string &endpoint : *canonical)
       endpoints.push_back(builder.getStringAttr(endpoint));
-    auto job = ps::JobAttr::getChecked(
-        [&] { return module.emitError("openks-configure-job: "); },
+    // The checks above are the job attribute's own.
+    auto job = ps::JobAttr::get(
         &getContext(), ps::Mode(mode), int64_t(trainers),
         builder.getArrayAttr(endpoints), builder.getBoolAttr(sliceVarUp),
         ps::SplitMethod(splitMethod), int64_t(minBlockSize),
         int64_t(geoPushSteps));
-    if (!job)
-      return signalPassFailure();
     // Configuring the same job again changes nothing; another job can only
     // replace this one before the module is sliced.
     if (getJob(module) == job)

@@ -10,19 +10,33 @@
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=exponential decay-steps=0" 2>&1 | FileCheck %s --check-prefix=EXP
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=piecewise boundaries=10 values=1.0" 2>&1 | FileCheck %s --check-prefix=PIECES
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=piecewise boundaries=10,5 values=1.0,0.5,0.1" 2>&1 | FileCheck %s --check-prefix=ORDER
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr=nan" 2>&1 | FileCheck %s --check-prefix=NANLR
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=adam epsilon=inf" 2>&1 | FileCheck %s --check-prefix=INFEPS
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="beta1=nan" 2>&1 | FileCheck %s --check-prefix=NANBETA
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="clip-global-norm=inf" 2>&1 | FileCheck %s --check-prefix=INFCLIP
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=exponential decay-rate=nan" 2>&1 | FileCheck %s --check-prefix=NANRATE
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=piecewise boundaries=10 values=1.0,nan" 2>&1 | FileCheck %s --check-prefix=NANVALUE
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=piecewise boundaries=-1 values=1.0,0.5" 2>&1 | FileCheck %s --check-prefix=NEGBOUND
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=rmsprop" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=cosine" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 // RUN: openks-opt %t/forward.mlir --openks-append-optimizer -verify-diagnostics -split-input-file
 
-// LR: error: openks-append-optimizer: lr must be positive, got 0.000000e+00
-// MOMENTUM: error: openks-append-optimizer: momentum must be non-negative, got -1.000000e+00
-// BETA: error: openks-append-optimizer: beta1 and beta2 must be in [0, 1), got 9.000000e-01 and 1.000000e+00
-// EPSILON: error: openks-append-optimizer: epsilon must be non-negative, got -1.000000e+00
-// DECAY: error: openks-append-optimizer: weight-decay must be non-negative, got -1.000000e-01
-// CLIP: error: openks-append-optimizer: clip-global-norm must be non-negative, got -1.000000e+00
-// EXP: error: openks-append-optimizer: an exponential schedule needs decay-steps >= 1 and decay-rate > 0
+// LR: <unknown>:0: error: openks-append-optimizer: option 'lr' must be a positive finite number, got 0
+// MOMENTUM: error: openks-append-optimizer: option 'momentum' must be a finite number >= 0, got -1
+// BETA: error: openks-append-optimizer: option 'beta2' must be in [0, 1), got 1
+// EPSILON: error: openks-append-optimizer: option 'epsilon' must be a finite number >= 0, got -1
+// DECAY: error: openks-append-optimizer: option 'weight-decay' must be a finite number >= 0, got -0.1
+// CLIP: error: openks-append-optimizer: option 'clip-global-norm' must be a finite number >= 0, got -1
+// EXP: error: openks-append-optimizer: option 'decay-steps' must be at least 1, got 0
 // PIECES: error: openks-append-optimizer: a piecewise schedule needs one more value than boundaries, got 1 values for 1 boundaries
-// ORDER: error: openks-append-optimizer: piecewise boundaries must increase strictly
+// ORDER: error: openks-append-optimizer: option 'boundaries' must be non-negative steps that increase strictly
+// NANLR: error: openks-append-optimizer: option 'lr' must be a positive finite number, got nan
+// INFEPS: error: openks-append-optimizer: option 'epsilon' must be a finite number >= 0, got inf
+// NANBETA: error: openks-append-optimizer: option 'beta1' must be in [0, 1), got nan
+// INFCLIP: error: openks-append-optimizer: option 'clip-global-norm' must be a finite number >= 0, got inf
+// NANRATE: error: openks-append-optimizer: option 'decay-rate' must be a positive finite number, got nan
+// NANVALUE: error: openks-append-optimizer: option 'values' must be a positive finite number, got nan
+// NEGBOUND: error: openks-append-optimizer: option 'boundaries' must be non-negative steps that increase strictly
 // UNKNOWN: for the --optimizer option: Cannot find option named 'rmsprop'!
 // SCHEDULE: for the --lr-schedule option: Cannot find option named 'cosine'!
 

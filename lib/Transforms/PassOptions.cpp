@@ -1,0 +1,55 @@
+//===- PassOptions.cpp - Checks of the passes' option values --------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Transforms/PassOptions.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+using namespace openks;
+
+std::string openks::detail::checkFloatOption(StringRef name, double value,
+                                             FloatRange range) {
+  const char *expected = nullptr;
+  switch (range) {
+  case FloatRange::Positive:
+    if (std::isfinite(value) && value > 0)
+      return "";
+    expected = "a positive finite number";
+    break;
+  case FloatRange::NonNegative:
+    if (std::isfinite(value) && value >= 0)
+      return "";
+    expected = "a finite number >= 0";
+    break;
+  case FloatRange::UnitInterval:
+    if (value >= 0 && value < 1)
+      return "";
+    expected = "in [0, 1)";
+    break;
+  }
+  return fmt::format("option '{}' must be {}, got {}", name.str(), expected,
+                     value);
+}
+
+LogicalResult openks::detail::parsePassOptions(
+    StringRef pass, StringRef options,
+    function_ref<LogicalResult(const Twine &)> errorHandler,
+    function_ref<LogicalResult(function_ref<LogicalResult(const Twine &)>)>
+        parse,
+    function_ref<std::string()> check) {
+  if (failed(parse([&](const Twine &message) {
+        std::string text = message.str();
+        if (text.empty())
+          return errorHandler(pass + ": invalid options '" + options +
+                              "' (see the message above)");
+        return errorHandler(pass + ": " + text);
+      })))
+    return failure();
+  if (std::string error = check(); !error.empty())
+    return errorHandler(pass + ": " + error);
+  return success();
+}
