@@ -87,14 +87,14 @@ LogicalResult StepDifferentiator::run() {
   Block &body = step.getBody().front();
   auto yield = cast<YieldOp>(body.getTerminator());
   if (yield.getResults().empty())
-    return step.emitOpError("fetches no loss to differentiate: its first "
-                            "result must be a rank-0 float tensor");
+    return emitOpErrorAt(step) << "fetches no loss to differentiate: its first "
+                                  "result must be a rank-0 float tensor";
   Value loss = yield.getResults().front();
   auto lossType = dyn_cast<RankedTensorType>(loss.getType());
   if (!lossType || lossType.getRank() != 0 ||
       !isa<FloatType>(lossType.getElementType()))
-    return step.emitOpError("first result ")
-           << loss.getType()
+    return emitOpErrorAt(step)
+           << "first result " << loss.getType()
            << " is not a loss to differentiate (a rank-0 float tensor)";
   for (Operation &op : body)
     if (isBackwardOrOptimizer(op))
@@ -104,8 +104,8 @@ LogicalResult StepDifferentiator::run() {
 
   markDifferentiable();
   if (!differentiable.contains(loss))
-    return step.emitOpError("loss does not depend on any trainable "
-                            "parameter");
+    return emitOpErrorAt(step) << "loss does not depend on any trainable "
+                                  "parameter";
 
   SmallVector<Operation *> forward;
   for (Operation &op : body.without_terminator()) {

@@ -74,8 +74,8 @@ FailureOr<FlatSymbolRefAttr>
 AppendOptimizerPass::createState(StepOp step, StringRef name,
                                  RankedTensorType type, double value) {
   if (programSymbols->lookup(name))
-    return step.emitOpError("needs optimizer state @")
-           << name << ", but the name is taken";
+    return emitOpErrorAt(step)
+           << "needs optimizer state @" << name << ", but the name is taken";
   OpBuilder builder(step);
   auto param = ParamOp::create(
       builder, step.getLoc(), name, type,
@@ -196,8 +196,8 @@ LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
   SmallVector<ParamGradOp> paramGrads;
   step.walk([&](ParamGradOp op) { paramGrads.push_back(op); });
   if (paramGrads.empty())
-    return step.emitOpError("has no parameter gradients to apply; run "
-                            "openks-append-backward first");
+    return emitOpErrorAt(step) << "has no parameter gradients to apply; run "
+                                  "openks-append-backward first";
   llvm::sort(paramGrads, [](ParamGradOp a, ParamGradOp b) {
     return a.getParam() < b.getParam();
   });

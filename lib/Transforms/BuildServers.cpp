@@ -136,8 +136,8 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
   for (auto [index, endpoint] : llvm::enumerate(job.getEndpointNames())) {
     std::string name = "ps" + std::to_string(index);
     if (Operation *taken = SymbolTable::lookupSymbolIn(module, name))
-      return taken->emitError(pass)
-             << ": cannot name a server @" << name << ": the name is taken";
+      return emitError(taken->getLoc()) << pass << ": cannot name a server @"
+                                        << name << ": the name is taken";
     auto server = ps::ServerOp::create(builder, module.getLoc(), name, endpoint,
                                        static_cast<uint64_t>(job.getTrainers()),
                                        job.getMode());

@@ -181,8 +181,9 @@ static std::string geoOldName(train::ParamOp param) {
 FailureOr<train::StepOp> WorkerBuilder::addStartup() {
   Operation *program = step->getParentOp();
   if (SymbolTable::lookupSymbolIn(program, "startup"))
-    return step.emitOpError("shares its program with a symbol @startup; the "
-                            "worker's startup step needs that name");
+    return train::emitOpErrorAt(step)
+           << "shares its program with a symbol @startup; the worker's "
+              "startup step needs that name";
   OpBuilder builder(context);
   builder.setInsertionPointAfter(step);
   Location loc = step.getLoc();
@@ -210,8 +211,9 @@ FailureOr<train::StepOp> WorkerBuilder::addStartup() {
 FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
   Operation *program = step->getParentOp();
   if (SymbolTable::lookupSymbolIn(program, "geo_push"))
-    return step.emitOpError("shares its program with a symbol @geo_push; "
-                            "the GEO push step needs that name");
+    return train::emitOpErrorAt(step)
+           << "shares its program with a symbol @geo_push; the GEO push "
+              "step needs that name";
   OpBuilder builder(context);
   Location loc = step.getLoc();
   SymbolTable programSymbols(program);
@@ -334,8 +336,8 @@ getServers(ModuleOp module, ps::JobAttr job, StringRef pass) {
   }
   for (auto [endpoint, server] : llvm::zip(endpoints, servers))
     if (!server)
-      return (*module.getOps<ps::ServerOp>().begin()).emitError(pass)
-             << ": the job's endpoint " << endpoint
+      return emitError((*module.getOps<ps::ServerOp>().begin()).getLoc())
+             << pass << ": the job's endpoint " << endpoint
              << " has no 'ps.server'; run openks-build-servers on the "
                 "dispatched module";
   return servers;
@@ -390,8 +392,9 @@ struct InsertSendRecvPass
       }
     }
     if (!isa_and_nonnull<train::ProgramOp>(step->getParentOp())) {
-      step.emitOpError("is not in a train.program; ")
-          << getArgument() << " rewrites training programs";
+      train::emitOpErrorAt(step)
+          << "is not in a train.program; " << getArgument()
+          << " rewrites training programs";
       return signalPassFailure();
     }
     SmallVector<Attribute> barrierServers;

@@ -141,14 +141,16 @@ LogicalResult openks::checkStage(ModuleOp module, StringRef pass,
   StageWitness witness = getStage(module);
   if (witness.stage < first) {
     auto [lack, next] = getNextStep(witness.stage);
-    return witness.op->emitError(pass)
-           << ": the " << (isa<ModuleOp>(witness.op) ? "module" : "program")
-           << " " << lack << "; run " << next << " first";
+    // The witness may be a large program or step: no op text in the error.
+    return emitError(witness.op->getLoc())
+           << pass << ": the "
+           << (isa<ModuleOp>(witness.op) ? "module" : "program") << " " << lack
+           << "; run " << next << " first";
   }
   if (witness.stage > last) {
     StringRef next = getNextStep(last).second;
-    InFlightDiagnostic diag = witness.op->emitError(pass)
-                              << ": the module is already "
+    InFlightDiagnostic diag = emitError(witness.op->getLoc())
+                              << pass << ": the module is already "
                               << describeStage(witness.stage) << "; ";
     if (next == pass)
       return diag << pass << " has already run";

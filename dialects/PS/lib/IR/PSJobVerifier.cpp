@@ -88,7 +88,7 @@ LogicalResult JobVerifier::verifyServers() {
   StatusOr<std::vector<std::string>> endpoints =
       canonicalEndpointList(job.getEndpointNames(), "the job's endpoints");
   if (!endpoints)
-    return worker.emitOpError(endpoints.status().message());
+    return train::emitOpErrorAt(worker) << endpoints.status().message();
 
   llvm::StringMap<ServerOp> byEndpoint;
   for (ServerOp server : module.getOps<ServerOp>()) {
@@ -96,28 +96,30 @@ LogicalResult JobVerifier::verifyServers() {
     // The server's own verifier has checked the endpoint's form.
     std::string endpoint = parseEndpoint(server.getEndpoint())->str();
     if (!llvm::is_contained(*endpoints, endpoint))
-      return server.emitOpError("listens on ")
-             << endpoint << ", which is not an endpoint of the job";
+      return train::emitOpErrorAt(server)
+             << "listens on " << endpoint
+             << ", which is not an endpoint of the job";
     if (auto [it, inserted] = byEndpoint.try_emplace(endpoint, server);
         !inserted)
-      return server.emitOpError("listens on ")
-             << endpoint << " like @" << it->second.getSymName();
+      return train::emitOpErrorAt(server)
+             << "listens on " << endpoint << " like @"
+             << it->second.getSymName();
     if (server.getNumTrainers() != job.getTrainers())
-      return server.emitOpError("expects ")
-             << server.getNumTrainers() << " trainers, but the job has "
-             << job.getTrainers();
+      return train::emitOpErrorAt(server)
+             << "expects " << server.getNumTrainers()
+             << " trainers, but the job has " << job.getTrainers();
     if (server.getMode() != job.getMode())
-      return server.emitOpError("synchronises in mode ")
-             << stringifyMode(server.getMode()) << ", but the job's mode is "
-             << stringifyMode(job.getMode());
+      return train::emitOpErrorAt(server)
+             << "synchronises in mode " << stringifyMode(server.getMode())
+             << ", but the job's mode is " << stringifyMode(job.getMode());
     for (UpdateOp update : server.getBody().getOps<UpdateOp>())
       updates[{server.getSymNameAttr(), update.getBlockAttr().getAttr()}] =
           update;
   }
   for (const std::string &endpoint : *endpoints)
     if (!byEndpoint.count(endpoint))
-      return worker.emitOpError("belongs to a job whose endpoint ")
-             << endpoint << " has no 'ps.server'";
+      return train::emitOpErrorAt(worker) << "belongs to a job whose endpoint "
+                                          << endpoint << " has no 'ps.server'";
   return success();
 }
 
@@ -232,10 +234,11 @@ verifyBarrierSet(StepTraffic &step, ArrayRef<BarrierT> barriers, bool required,
   bool needed = required && !talkedTo.empty();
   if (barriers.empty()) {
     if (needed)
-      return step.step.emitOpError("is the ")
-             << step.role << " step of a worker in " << stringifyMode(mode)
-             << " mode and " << what << " " << listServers(talkedTo)
-             << ", so it needs a '" << name << "' over them";
+      return train::emitOpErrorAt(step.step)
+             << "is the " << step.role << " step of a worker in "
+             << stringifyMode(mode) << " mode and " << what << " "
+             << listServers(talkedTo) << ", so it needs a '" << name
+             << "' over them";
     return success();
   }
   BarrierT barrier = barriers.front();
@@ -365,13 +368,16 @@ LogicalResult JobVerifier::verifyOwnership() {
 LogicalResult JobVerifier::verify(WorkerSteps steps) {
   job = module->getAttrOfType<JobAttr>(JobAttr::kAttrName);
   if (!job)
-    return worker.emitOpError("needs the module's '")
-           << JobAttr::kAttrName << "' to check its servers against";
+    return train::emitOpErrorAt(worker)
+           << "needs the module's '" << JobAttr::kAttrName
+           << "' to check its servers against";
   bool geo = job.getMode() == Mode::Geo;
   if (geo && !steps.geoPush)
-    return worker.emitOpError("is a geo worker and needs a geo_push step");
+    return train::emitOpErrorAt(worker)
+           << "is a geo worker and needs a geo_push step";
   if (!geo && steps.geoPush)
-    return worker.emitOpError("has a geo_push step, but the job's mode is ")
+    return train::emitOpErrorAt(worker)
+           << "has a geo_push step, but the job's mode is "
            << stringifyMode(job.getMode());
   if (failed(verifyServers()) || failed(collectTraffic(steps)))
     return failure();

@@ -21,9 +21,11 @@ using namespace mlir;
 using namespace openks;
 using namespace openks::ps;
 
+/// Checks a server's endpoint; the server's body is not printed with the
+/// error.
 static LogicalResult verifyEndpoint(Operation *op, StringRef endpoint) {
   if (StatusOr<Endpoint> parsed = parseEndpoint(endpoint); !parsed)
-    return op->emitOpError(parsed.status().message());
+    return train::emitOpErrorAt(op) << parsed.status().message();
   return success();
 }
 
@@ -194,8 +196,8 @@ static FailureOr<train::StepOp> lookupStep(WorkerOp worker,
                                            SymbolTableCollection &tables) {
   auto step = tables.lookupSymbolIn<train::StepOp>(worker, name.getAttr());
   if (!step)
-    return worker.emitOpError("names ")
-           << name << " as its " << role
+    return train::emitOpErrorAt(worker)
+           << "names " << name << " as its " << role
            << " step, but it holds no such 'train.step'";
   return step;
 }
@@ -214,13 +216,14 @@ LogicalResult WorkerOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
     return failure();
   for (train::StepOp step : {*startup, *geoPush}) {
     if (step && (step.getNumArguments() != 0 || step.getNumResults() != 0))
-      return emitOpError("step @")
-             << step.getSymName()
+      return train::emitOpErrorAt(*this)
+             << "step @" << step.getSymName()
              << " runs between mini-batches and must take and return "
                 "nothing";
   }
   if (*main == *startup || *main == *geoPush || *startup == *geoPush)
-    return emitOpError("must name a different step for each role");
+    return train::emitOpErrorAt(*this)
+           << "must name a different step for each role";
   return verifyJob(*this, {*main, *startup, *geoPush});
 }
 
@@ -228,7 +231,8 @@ LogicalResult ServerOp::verify() {
   if (failed(verifyEndpoint(*this, getEndpoint())))
     return failure();
   if (getNumTrainers() < 1)
-    return emitOpError("fan_in must be at least 1, got ") << getNumTrainers();
+    return train::emitOpErrorAt(*this)
+           << "fan_in must be at least 1, got " << getNumTrainers();
   return success();
 }
 

@@ -7,6 +7,8 @@
 #include "openks/Dialect/Train/IR/TrainInterfaces.h"
 #include "openks/Support/Limits.h"
 
+#include <cmath>
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -51,6 +53,10 @@ openks::train::verifyParameterDeclaration(Operation *op, RankedTensorType type,
   return initializer.verifyFor(type, [&] { return op->emitOpError(); });
 }
 
+InFlightDiagnostic openks::train::emitOpErrorAt(Operation *op) {
+  return mlir::emitError(op->getLoc()) << "'" << op->getName() << "' op ";
+}
+
 LogicalResult openks::train::verifyTensorBounds(
     Type type, function_ref<InFlightDiagnostic()> emitError) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -93,6 +99,27 @@ LogicalResult openks::train::detail::verifyBoundedTensors(Operation *op) {
         if (failed(check(argument.getType(), "region argument",
                          argument.getArgNumber())))
           return failure();
+  return success();
+}
+
+LogicalResult openks::train::detail::verifyFiniteFloatAttrs(Operation *op) {
+  for (NamedAttribute attribute : op->getAttrs()) {
+    auto report = [&](double value) {
+      return op->emitOpError("attribute '")
+             << attribute.getName().getValue() << "' must be finite, got "
+             << (std::isnan(value) ? "nan"
+                 : value > 0       ? "inf"
+                                   : "-inf");
+    };
+    if (auto number = dyn_cast<FloatAttr>(attribute.getValue())) {
+      if (!number.getValue().isFinite())
+        return report(number.getValueAsDouble());
+    } else if (auto array = dyn_cast<DenseF64ArrayAttr>(attribute.getValue())) {
+      for (double value : array.asArrayRef())
+        if (!std::isfinite(value))
+          return report(value);
+    }
+  }
   return success();
 }
 

@@ -61,12 +61,12 @@ void StepOp::print(OpAsmPrinter &printer) {
 LogicalResult StepOp::verify() {
   for (auto [index, type] : llvm::enumerate(getArgumentTypes()))
     if (!isa<RankedTensorType>(type))
-      return emitOpError("fed input #") << index << " must be a ranked tensor, "
-                                        << "got " << type;
+      return emitOpErrorAt(*this) << "fed input #" << index
+                                  << " must be a ranked tensor, got " << type;
   for (auto [index, type] : llvm::enumerate(getResultTypes()))
     if (!isa<RankedTensorType>(type))
-      return emitOpError("fetched result #")
-             << index << " must be a ranked tensor, got " << type;
+      return emitOpErrorAt(*this) << "fetched result #" << index
+                                  << " must be a ranked tensor, got " << type;
   return success();
 }
 
@@ -450,9 +450,9 @@ LogicalResult ClipByGlobalNormOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ExponentialDecayOp::verify() {
-  if (getDecaySteps() < 1)
+  if (getDecayStepsAttr().getInt() < 1)
     return emitOpError("decay_steps must be at least 1, got ")
-           << getDecaySteps();
+           << getDecayStepsAttr().getInt();
   if (!(getDecayRate().convertToDouble() > 0))
     return emitOpError("decay_rate must be positive, got ")
            << getDecayRate().convertToDouble();

@@ -62,7 +62,7 @@ def PS_ChannelResource : Resource<"::openks::ps::ChannelResource">;
 
 /// Base class of every `ps` op.
 class PS_Op<string mnemonic, list<Trait> traits = []>
-    : Op<PS_Dialect, mnemonic, !listconcat(traits, [Train_BoundedTensors])>;
+    : Op<PS_Dialect, mnemonic, !listconcat(traits, [Train_BoundedTensors, Train_FiniteFloatAttrs])>;
 
 /// Base class of the side-effect free `ps` ops.
 class PS_PureOp<string mnemonic, list<Trait> traits = []>

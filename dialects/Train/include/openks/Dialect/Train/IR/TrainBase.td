@@ -79,7 +79,7 @@ def Train_RoleAttr : EnumAttr<Train_Dialect, Train_Role, "role"> {
 
 /// Base class of every `train` op.
 class Train_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Train_Dialect, mnemonic, !listconcat(traits, [Train_BoundedTensors])>;
+    : Op<Train_Dialect, mnemonic, !listconcat(traits, [Train_BoundedTensors, Train_FiniteFloatAttrs])>;
 
 /// Base class of the side-effect free `train` ops (forward and grad ops).
 class Train_PureOp<string mnemonic, list<Trait> traits = []>

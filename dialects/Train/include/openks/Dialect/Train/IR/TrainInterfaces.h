@@ -32,6 +32,12 @@ verifyParameterDeclaration(mlir::Operation *op, mlir::RankedTensorType type,
                            InitializerAttrInterface initializer,
                            bool trainable);
 
+/// Starts an error at `op`'s location, worded like Operation::emitOpError
+/// ("'train.step' op ..."), but without the note that prints the op: for ops
+/// whose body can be megabytes (programs, workers, servers, steps), whose
+/// text would bury the message.
+mlir::InFlightDiagnostic emitOpErrorAt(mlir::Operation *op);
+
 /// Checks that `type`, when it is a ranked tensor, fits the bounds of
 /// openks/Support/Limits.h: rank at most kMaxTensorRank, every static
 /// dimension at least 1, at most kMaxTensorElements elements (dynamic
@@ -47,6 +53,8 @@ llvm::LogicalResult verifyOptimizerOp(mlir::Operation *op);
 /// Checks every operand, result and region argument of `op` with
 /// verifyTensorBounds.
 llvm::LogicalResult verifyBoundedTensors(mlir::Operation *op);
+/// Checks that every float and float-array attribute of `op` is finite.
+llvm::LogicalResult verifyFiniteFloatAttrs(mlir::Operation *op);
 } // namespace detail
 
 /// Ops whose tensors fit the bounds of openks/Support/Limits.h; every `train`
@@ -57,6 +65,17 @@ class BoundedTensors
 public:
   static llvm::LogicalResult verifyTrait(mlir::Operation *op) {
     return detail::verifyBoundedTensors(op);
+  }
+};
+
+/// Ops whose float attributes are finite; every `train` and `ps` op has this
+/// trait.
+template <typename ConcreteType>
+class FiniteFloatAttrs
+    : public mlir::OpTrait::TraitBase<ConcreteType, FiniteFloatAttrs> {
+public:
+  static llvm::LogicalResult verifyTrait(mlir::Operation *op) {
+    return detail::verifyFiniteFloatAttrs(op);
   }
 };
 } // namespace openks::train

@@ -23,6 +23,13 @@ def Train_BoundedTensors : NativeOpTrait<"BoundedTensors"> {
   let cppNamespace = "::openks::train";
 }
 
+/// Every floating-point attribute of the op (a coefficient, a factor, a
+/// schedule's values) is finite: NaN or infinity there would train nothing
+/// and still run.
+def Train_FiniteFloatAttrs : NativeOpTrait<"FiniteFloatAttrs"> {
+  let cppNamespace = "::openks::train";
+}
+
 def Train_InitializerAttrInterface
     : AttrInterface<"InitializerAttrInterface"> {
   let cppNamespace = "::openks::train";
