@@ -6,22 +6,87 @@
 //
 // An mlir-opt style driver that knows the `train` and `ps` dialects, the
 // OpenKS passes and pipelines, and the generic MLIR transformations
-// (canonicalize, cse, ...).
+// (canonicalize, cse, ...). Unlike stock mlir-opt it reads its input with a
+// size limit and checks the nesting of brackets first, so an endless input
+// or a pathologically deep one gets an error instead of exhausting memory
+// or the parser's stack.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/InitAllDialects.h"
+#include "openks/Support/InputGuard.h"
 #include "openks/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<uint64_t>
+    maxInputBytes("max-input-bytes",
+                  llvm::cl::desc("Refuse inputs larger than this many bytes"),
+                  llvm::cl::init(openks::kDefaultMaxInputBytes));
+
+/// Prints `message` as the tool's error and returns failure.
+static LogicalResult fail(const llvm::Twine &message) {
+  llvm::errs() << "openks-opt: error: " << message << "\n";
+  return failure();
+}
+
+/// Reads, checks and processes the input as MlirOptMain does.
+static LogicalResult run(const std::string &inputFilename,
+                         const std::string &outputFilename,
+                         DialectRegistry &registry) {
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects()) {
+    llvm::outs() << "Available Dialects: ";
+    llvm::interleaveComma(registry.getDialectNames(), llvm::outs());
+    llvm::outs() << "\n";
+    return success();
+  }
+  if (config.shouldListPasses()) {
+    printRegisteredPasses();
+    return success();
+  }
+
+  openks::StatusOr<std::string> text =
+      openks::readBoundedInput(inputFilename, maxInputBytes);
+  if (!text)
+    return fail(text.status().message());
+  if (openks::Status nesting =
+          openks::checkNestingDepth(*text, openks::kMaxNestingDepth);
+      !nesting.isOk())
+    return fail(inputFilename + ": " + nesting.message());
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output)
+    return fail(errorMessage);
+  if (failed(MlirOptMain(
+          output->os(),
+          llvm::MemoryBuffer::getMemBufferCopy(*text, inputFilename), registry,
+          config)))
+    return failure();
+  output->keep();
+  return success();
+}
 
 int main(int argc, char **argv) {
-  mlir::registerTransformsPasses();
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerTransformsPasses();
   openks::registerAllPasses();
-  mlir::DialectRegistry registry;
+  DialectRegistry registry;
   openks::registerAllDialects(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "OpenKS optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "OpenKS optimizer driver\n", registry);
+  return asMainReturnCode(run(inputFilename, outputFilename, registry));
 }
