@@ -16,6 +16,15 @@ function(openks_add_sanitizer_defaults target)
   endif()
 endfunction()
 
+# Fuzzing instruments everything this project compiles for coverage; the
+# fuzz targets link libFuzzer's main themselves (utils/fuzz).
+if(OPENKS_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "OPENKS_FUZZ needs clang (utils/fuzz.sh uses clang-22)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 if(NOT OPENKS_SANITIZE)
   return()
 endif()
