@@ -189,12 +189,17 @@ Status openks::runtime::detail::forEachDataLine(
   std::ifstream in(path);
   if (!in)
     return Status::notFound("cannot open {}: {}", path, std::strerror(errno));
-  std::string line;
+  // Room for the longest line and the terminating NUL.
+  std::vector<char> line(kMaxLineBytes + 1);
   int64_t lineNumber = 0;
   bool sawRow = false;
-  while (std::getline(in, line)) {
+  while (in.getline(line.data(), static_cast<std::streamsize>(line.size())) ||
+         in.gcount() > 0) {
     ++lineNumber;
-    std::string_view text = trimSpace(line);
+    if (in.fail() && !in.eof())
+      return Status::invalidArgument("{}:{}: the line is longer than {} bytes",
+                                     path, lineNumber, kMaxLineBytes);
+    std::string_view text = trimSpace(line.data());
     if (text.empty() || text.front() == '#')
       continue;
     sawRow = true;

@@ -17,9 +17,11 @@
 
 #include "DataSourceImpl.h"
 #include "openks/Runtime/Random.h"
+#include "openks/Support/Limits.h"
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <limits>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -131,13 +133,18 @@ static Status parseOptions(std::string_view text, const Layout &layout,
   struct Option {
     const char *key;
     int64_t *value;
-    int64_t min;
+    int64_t min, max;
     bool seen;
   };
-  Option table[] = {{"seed", &options.seed, 0, false},
-                    {"rows", &options.rows, 1, false},
-                    {"classes", &options.classes, 2, false},
-                    {"vocab", &options.vocab, 1, false}};
+  // The rows are drawn one at a time, the ids are taken modulo the vocab;
+  // the teacher holds classes x features weights.
+  constexpr int64_t kMaxRows = int64_t(1) << 40;
+  constexpr int64_t kMaxClasses = int64_t(1) << 16;
+  Option table[] = {
+      {"seed", &options.seed, 0, std::numeric_limits<int64_t>::max(), false},
+      {"rows", &options.rows, 1, kMaxRows, false},
+      {"classes", &options.classes, 2, kMaxClasses, false},
+      {"vocab", &options.vocab, 1, kMaxTensorElements, false}};
   while (!text.empty()) {
     size_t comma = text.find(',');
     std::string_view item = trimSpace(text.substr(0, comma));
@@ -160,10 +167,17 @@ static Status parseOptions(std::string_view text, const Layout &layout,
       return Status::invalidArgument("option '{}' is given twice", key);
     option->seen = true;
     if (!parseInteger(valueText, *option->value).isOk() ||
-        *option->value < option->min)
-      return Status::invalidArgument("{} must be an integer >= {}, got '{}'",
-                                     key, option->min, valueText);
+        *option->value < option->min || *option->value > option->max)
+      return Status::invalidArgument(
+          "{} must be an integer in [{}, {}], got '{}'", key, option->min,
+          option->max, valueText);
   }
+  constexpr int64_t kMaxTeacherWeights = int64_t(1) << 26;
+  if (!layout.sparse && options.classes * layout.width > kMaxTeacherWeights)
+    return Status::invalidArgument(
+        "classes={} over {} features make a teacher of more than {} "
+        "weights; use fewer classes",
+        options.classes, layout.width, kMaxTeacherWeights);
   const Option &vocab = table[3];
   if (!layout.classLabels && options.classes != 2)
     return Status::invalidArgument(

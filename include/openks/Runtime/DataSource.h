@@ -44,6 +44,9 @@ struct FeedSpec {
   Shape shape;
 };
 
+/// The longest line a csv or libsvm file may have, in bytes (1 MiB).
+inline constexpr int64_t kMaxLineBytes = int64_t(1) << 20;
+
 /// Which part of every global batch this process reads.
 struct Shard {
   int index = 0;

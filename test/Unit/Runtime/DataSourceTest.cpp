@@ -258,6 +258,18 @@ TEST_F(DataSourceTest, MalformedRowsNameFileAndLine) {
   }
 }
 
+TEST_F(DataSourceTest, CapsTheLineLength) {
+  std::vector<FeedSpec> specs = {kFeatures2, kClassLabels};
+  // A line of exactly the limit (here a comment) is read; one byte more is
+  // refused before the reader holds it all.
+  std::string longest = "#" + std::string(kMaxLineBytes - 1, 'x');
+  std::string path = write("long.csv", longest + "\n1,2,0\n3,4,1");
+  EXPECT_TRUE(open("csv:" + path, specs));
+  path = write("longer.csv", "1,2,0\n" + longest + "x\n3,4,1\n");
+  EXPECT_EQ(openError("csv:" + path, specs),
+            path + ":2: the line is longer than 1048576 bytes");
+}
+
 TEST_F(DataSourceTest, MissingAndEmptyFiles) {
   std::vector<FeedSpec> specs = {kFeatures2, kClassLabels};
   std::string missing = dir + "/missing.csv";
@@ -290,11 +302,26 @@ TEST_F(DataSourceTest, SpecErrors) {
             "synthetic data: unknown option 'foo' (expected seed, rows, "
             "classes or vocab)");
   EXPECT_EQ(openError("synthetic:rows=0", dense),
-            "synthetic data: rows must be an integer >= 1, got '0'");
+            "synthetic data: rows must be an integer in [1, 1099511627776], "
+            "got '0'");
   EXPECT_EQ(openError("synthetic:seed=x", dense),
-            "synthetic data: seed must be an integer >= 0, got 'x'");
+            "synthetic data: seed must be an integer in [0, "
+            "9223372036854775807], got 'x'");
   EXPECT_EQ(openError("synthetic:classes=1", dense),
-            "synthetic data: classes must be an integer >= 2, got '1'");
+            "synthetic data: classes must be an integer in [2, 65536], got "
+            "'1'");
+  // Keys are held to sane limits: a huge class count would build a teacher
+  // of gigabytes and stall.
+  EXPECT_EQ(openError("synthetic:classes=55555555", dense),
+            "synthetic data: classes must be an integer in [2, 65536], got "
+            "'55555555'");
+  EXPECT_EQ(openError("synthetic:rows=9223372036854775807", dense),
+            "synthetic data: rows must be an integer in [1, 1099511627776], "
+            "got '9223372036854775807'");
+  EXPECT_EQ(openError("synthetic:classes=65536",
+                      {{DType::F64, Shape{-1, 2048}}, kClassLabels}),
+            "synthetic data: classes=65536 over 2048 features make a teacher "
+            "of more than 67108864 weights; use fewer classes");
   EXPECT_EQ(openError("synthetic:rows", dense),
             "synthetic data: option 'rows' is not key=value");
   EXPECT_EQ(openError("synthetic:seed=1,,rows=2", dense),
