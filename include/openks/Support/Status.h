@@ -56,6 +56,9 @@ const char *statusCodeName(StatusCode code);
 /// Success, or an error code with a message for the user.
 class [[nodiscard]] Status {
 public:
+  /// A default-constructed Status is success.
+  Status() = default;
+
   /// Returns success.
   static Status ok() { return Status(); }
 
@@ -109,7 +112,6 @@ public:
   }
 
 private:
-  Status() = default;
   Status(StatusCode code, std::string message)
       : code_(code), message_(std::move(message)) {
     if (message_.empty())

@@ -1,0 +1,53 @@
+//===- InProcessTransport.h - Servers and trainers as threads ---*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The transport of a job whose servers and trainers are threads of one
+// process: a call is a call of the server object, in the trainer's thread.
+// A push hands the trainer's buffer over (a sync server takes it as the
+// step's sum, an async server updates from it in place) and a pull copies
+// the block's current value under the block's lock: no copy is made that
+// the protocol does not need.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_INPROCESSTRANSPORT_H
+#define OPENKS_RUNTIME_INPROCESSTRANSPORT_H
+
+#include "openks/Runtime/ParameterServer.h"
+#include "openks/Runtime/Transport.h"
+
+#include <vector>
+
+namespace openks::runtime {
+
+/// Calls the servers of the same process directly.
+class InProcessTransport : public Transport {
+public:
+  /// Talks to `servers`, indexed like the job's endpoints; they must
+  /// outlive the transport.
+  explicit InProcessTransport(std::vector<ParameterServer *> servers)
+      : servers_(std::move(servers)) {}
+
+  Status push(int server, int block, MessageKind kind, Tensor &value,
+              int trainer, Deadline deadline) override;
+  Status pull(int server, int block, Tensor &out, int trainer,
+              Deadline deadline) override;
+  Status sendBarrier(int server, int trainer, Deadline deadline) override;
+  Status fetchBarrier(int server, int trainer, Deadline deadline) override;
+  Status complete(int server, int trainer, Deadline deadline) override;
+  void abort(int server, int trainer, const Status &status) override;
+  int numServers() const override { return static_cast<int>(servers_.size()); }
+
+private:
+  /// Returns server `index`, or an error when there is none.
+  StatusOr<ParameterServer *> getServer(int index) const;
+
+  std::vector<ParameterServer *> servers_;
+};
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_INPROCESSTRANSPORT_H

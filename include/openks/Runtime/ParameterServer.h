@@ -1,0 +1,188 @@
+//===- ParameterServer.h - The protocol of one parameter server -*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// One server of a job: what it does with the calls of its trainers in each
+// synchronisation mode (the reference's sections 4.7 and 4.9), apart from
+// how the calls arrive (a Transport) and how a block is updated (its
+// ServerProgram, which runs the ps.update regions).
+//
+// * sync: a step opens for gradients; each trainer pushes its gradients and
+//   reaches the send barrier; once every live trainer has, the server runs
+//   the update of every block on the sum of the step's gradients, then
+//   serves pulls until every live trainer has reached the fetch barrier,
+//   and the next step opens. The startup step is a pull phase of its own.
+// * async and GEO: every gradient (delta) is applied on arrival, in the
+//   pushing trainer's thread; different blocks at once, one block never
+//   twice at once. Pulls read a block's current value.
+// * half-async: as async; a send barrier returns once the trainer's
+//   gradients are applied (they are, by the time push returns), so a
+//   trainer's pulls after it see its own updates, but it waits for no
+//   other trainer.
+//
+// A server stops once every trainer has said it is done. A trainer that
+// fails (abort), or one silent for longer than the timeout while the server
+// waits for it, fails the server: every waiting call then returns an error
+// that names that trainer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_PARAMETERSERVER_H
+#define OPENKS_RUNTIME_PARAMETERSERVER_H
+
+#include "openks/Runtime/Tensor.h"
+#include "openks/Runtime/Transport.h"
+#include "openks/Support/Status.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace openks::runtime {
+
+/// A server's synchronisation mode; the values are the ps dialect's Mode.
+enum class SyncMode : uint8_t { Sync = 0, Async = 1, HalfAsync = 2, Geo = 3 };
+
+/// What a server needs from its program: its blocks, the update of each,
+/// and each one's current value. The server calls update() for different
+/// blocks at once but never twice at once for one block; read() may run
+/// while the same block is updated and must take the block's lock.
+class ServerProgram {
+public:
+  virtual ~ServerProgram();
+
+  /// Returns the number of blocks; they are numbered from 0.
+  virtual int numBlocks() const = 0;
+  /// Returns the block's name, for messages.
+  virtual std::string_view blockName(int block) const = 0;
+  /// Returns the kind of message the block's update runs on, or Param when
+  /// the block has no update (it is frozen).
+  virtual MessageKind updateKind(int block) const = 0;
+  /// Returns the block's element type and shape.
+  virtual DType dtype(int block) const = 0;
+  virtual const Shape &shape(int block) const = 0;
+  /// Runs the block's update on `received`, whose buffer it may take.
+  virtual Status update(int block, Tensor &received) = 0;
+  /// Copies the block's current value into `out`.
+  virtual Status read(int block, Tensor &out) = 0;
+};
+
+/// How one server runs.
+struct ServerConfig {
+  /// The name in messages, e.g. "@ps0 (127.0.0.1:6170)".
+  std::string name;
+  SyncMode mode = SyncMode::Sync;
+  /// The trainers the server expects (fan_in).
+  int trainers = 1;
+  /// How long the server waits for a trainer before it fails naming it.
+  std::chrono::milliseconds timeout{60000};
+};
+
+/// The protocol of one parameter server; thread-safe.
+class ParameterServer {
+public:
+  ParameterServer(ServerConfig config, ServerProgram &program);
+
+  /// The calls of trainers; see Transport, whose methods these implement.
+  Status push(int block, MessageKind kind, Tensor &value, int trainer,
+              Deadline deadline);
+  Status pull(int block, Tensor &out, int trainer, Deadline deadline);
+  Status sendBarrier(int trainer, Deadline deadline);
+  Status fetchBarrier(int trainer, Deadline deadline);
+  Status complete(int trainer);
+  void abort(int trainer, const Status &status);
+
+  /// Runs the server until every trainer has finished (success) or the
+  /// server failed (the failure). In sync mode this thread applies each
+  /// step's updates.
+  Status serve();
+
+  /// What a server has done, for the summary of a run.
+  struct Stats {
+    int64_t bytesPushed = 0;
+    int64_t bytesPulled = 0;
+    /// Sync steps completed (updates applied).
+    int64_t steps = 0;
+  };
+  /// Returns the server's figures so far.
+  Stats stats() const;
+
+  const ServerConfig &config() const { return config_; }
+
+private:
+  /// Where a sync server is in its step.
+  enum class Phase {
+    /// Gradients and send barriers of the step are coming in.
+    Receiving,
+    /// Every live trainer has reached the send barrier: updates run.
+    Updating,
+    /// Updates are done; pulls and fetch barriers are coming in.
+    Serving,
+  };
+
+  /// Checks that `trainer` may call (it exists and has not finished, the
+  /// server has not failed) and records that it was heard from; requires
+  /// the lock.
+  Status admit(int trainer);
+  /// Checks that `block` exists and is updated on `kind` messages of
+  /// `value`'s type.
+  Status checkPush(int block, MessageKind kind, const Tensor &value,
+                   int trainer) const;
+  /// Waits, holding `lock`, until `ready` holds, the server fails or
+  /// `deadline` passes; `what` says what the call waited for.
+  Status waitFor(std::unique_lock<std::mutex> &lock, Deadline deadline,
+                 const std::function<std::string()> &what,
+                 const std::function<bool()> &ready);
+  /// Fails the server with `status` and wakes every waiter; requires the
+  /// lock.
+  void fail(Status status);
+  /// Moves a sync server on when every live trainer has passed the current
+  /// barrier; requires the lock.
+  void advance();
+  /// Applies the step's summed gradients (sync); called without the lock.
+  Status applyStep();
+  /// Returns the live trainers for which `done` is false, as "1, 3".
+  std::string listWaiting(const std::vector<bool> &done) const;
+  /// Returns the live trainers silent for longer than the timeout;
+  /// requires the lock.
+  std::string listSilent(Deadline::Clock::time_point now) const;
+  int numLive() const;
+
+  ServerConfig config_;
+  ServerProgram &program_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  Status failure_ = Status::ok();
+  std::vector<bool> live_;
+  /// When each trainer last called (async modes watch for silence).
+  std::vector<Deadline::Clock::time_point> lastHeard_;
+
+  // Sync mode: the step, its phase, who has passed which barrier, and the
+  // running sum of each block's gradients.
+  int64_t step_ = 0;
+  Phase phase_ = Phase::Serving;
+  std::vector<bool> sentBarrier_, fetched_;
+  /// When the phase began: the trainers have the timeout to end it.
+  Deadline::Clock::time_point phaseStart_;
+  std::vector<Tensor> sums_;
+  std::vector<int> contributors_;
+  std::vector<std::vector<bool>> pushedBy_;
+
+  // One lock per block: for its sum (sync) and so that it is updated once
+  // at a time (async).
+  std::vector<std::mutex> blockLocks_;
+
+  Stats stats_;
+};
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_PARAMETERSERVER_H

@@ -1,0 +1,102 @@
+//===- Transport.h - How trainers talk to parameter servers -----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one interface between a worker and the servers of its job: push a
+// gradient or a delta of a block, pull a block's current value, the batch
+// and fetch barriers, "this trainer is done" and "this trainer failed". A
+// server is named by its index among the job's endpoints and a block by its
+// index on that server, as the loader numbers them; a trainer by its index
+// in [0, trainers). Every call that waits ends by its deadline.
+//
+// Worker code does not know which transport it runs on: the in-process one
+// (InProcessTransport.h) hands buffers to ParameterServer objects directly;
+// a gRPC one carries the same calls between processes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_TRANSPORT_H
+#define OPENKS_RUNTIME_TRANSPORT_H
+
+#include "openks/Runtime/Tensor.h"
+#include "openks/Support/Status.h"
+
+#include <chrono>
+#include <cstdint>
+
+namespace openks::runtime {
+
+/// What a message carries; the values are the ps dialect's MessageKind.
+enum class MessageKind : uint8_t { Grad = 0, Delta = 1, Param = 2 };
+
+/// Returns "gradient", "delta" or "parameter".
+const char *describeMessageKind(MessageKind kind);
+
+/// The point in time by which a wait must end.
+class Deadline {
+public:
+  using Clock = std::chrono::steady_clock;
+
+  /// Returns the deadline `timeout` from now.
+  static Deadline after(std::chrono::milliseconds timeout) {
+    return Deadline(Clock::now() + timeout, timeout);
+  }
+
+  /// Returns when the wait must end.
+  Clock::time_point when() const { return when_; }
+  /// Returns the timeout the deadline was made with, for messages.
+  std::chrono::milliseconds timeout() const { return timeout_; }
+  /// Returns whether the deadline has passed.
+  bool passed() const { return Clock::now() >= when_; }
+
+private:
+  Deadline(Clock::time_point when, std::chrono::milliseconds timeout)
+      : when_(when), timeout_(timeout) {}
+
+  Clock::time_point when_;
+  std::chrono::milliseconds timeout_;
+};
+
+/// The trainer's side of the servers of one job.
+class Transport {
+public:
+  virtual ~Transport();
+
+  /// Sends trainer `trainer`'s `kind` message (a gradient or a GEO delta)
+  /// for `block` to `server`. The transport may take `value`'s buffer,
+  /// leaving `value` with a buffer of the same capacity and unspecified
+  /// contents; the caller must not read it afterwards.
+  virtual Status push(int server, int block, MessageKind kind, Tensor &value,
+                      int trainer, Deadline deadline) = 0;
+
+  /// Copies the current value of `block` on `server` into `out`, resizing
+  /// it. In sync mode it waits until the server has applied the step's
+  /// updates.
+  virtual Status pull(int server, int block, Tensor &out, int trainer,
+                      Deadline deadline) = 0;
+
+  /// Tells `server` that `trainer` has sent all of its step's gradients
+  /// (Paddle's BATCH_BARRIER).
+  virtual Status sendBarrier(int server, int trainer, Deadline deadline) = 0;
+
+  /// Tells `server` that `trainer` has received all of its step's blocks
+  /// (Paddle's FETCH_BARRIER).
+  virtual Status fetchBarrier(int server, int trainer, Deadline deadline) = 0;
+
+  /// Tells `server` that `trainer` has finished: the server no longer waits
+  /// for it, and stops once every trainer has finished.
+  virtual Status complete(int server, int trainer, Deadline deadline) = 0;
+
+  /// Tells `server` that `trainer` failed with `status`: the server fails,
+  /// and every call waiting on it returns an error that names the trainer.
+  virtual void abort(int server, int trainer, const Status &status) = 0;
+
+  /// Returns the number of servers of the job.
+  virtual int numServers() const = 0;
+};
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_TRANSPORT_H

@@ -1,0 +1,61 @@
+//===- InProcessTransport.cpp - Servers and trainers as threads -----------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/InProcessTransport.h"
+
+using namespace openks;
+using namespace openks::runtime;
+
+StatusOr<ParameterServer *> InProcessTransport::getServer(int index) const {
+  if (index < 0 || index >= numServers())
+    return Status::invalidArgument("there is no server {} (the job has {})",
+                                   index, numServers());
+  return servers_[index];
+}
+
+Status InProcessTransport::push(int server, int block, MessageKind kind,
+                                Tensor &value, int trainer, Deadline deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->push(block, kind, value, trainer, deadline);
+}
+
+Status InProcessTransport::pull(int server, int block, Tensor &out, int trainer,
+                                Deadline deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->pull(block, out, trainer, deadline);
+}
+
+Status InProcessTransport::sendBarrier(int server, int trainer,
+                                       Deadline deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->sendBarrier(trainer, deadline);
+}
+
+Status InProcessTransport::fetchBarrier(int server, int trainer,
+                                        Deadline deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->fetchBarrier(trainer, deadline);
+}
+
+Status InProcessTransport::complete(int server, int trainer, Deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->complete(trainer);
+}
+
+void InProcessTransport::abort(int server, int trainer, const Status &status) {
+  if (StatusOr<ParameterServer *> target = getServer(server))
+    (*target)->abort(trainer, status);
+}

@@ -1,0 +1,333 @@
+//===- ParameterServer.cpp - The protocol of one parameter server ---------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Locking: `mutex_` guards the protocol state (phase, barriers, liveness,
+// figures); `blockLocks_[b]` guards the sum of block b's gradients (sync)
+// and serialises its updates (async). A thread never waits for a block lock
+// while it holds `mutex_`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/ParameterServer.h"
+#include "openks/Runtime/Kernels.h"
+
+#include <fmt/format.h>
+
+using namespace openks;
+using namespace openks::runtime;
+
+ServerProgram::~ServerProgram() = default;
+
+ParameterServer::ParameterServer(ServerConfig config, ServerProgram &program)
+    : config_(std::move(config)), program_(program),
+      live_(config_.trainers, true),
+      lastHeard_(config_.trainers, Deadline::Clock::now()),
+      sentBarrier_(config_.trainers, false), fetched_(config_.trainers, false),
+      phaseStart_(Deadline::Clock::now()), sums_(program.numBlocks()),
+      contributors_(program.numBlocks(), 0),
+      pushedBy_(program.numBlocks(), std::vector<bool>(config_.trainers)),
+      blockLocks_(program.numBlocks()) {}
+
+int ParameterServer::numLive() const {
+  int live = 0;
+  for (bool alive : live_)
+    live += alive;
+  return live;
+}
+
+std::string ParameterServer::listWaiting(const std::vector<bool> &done) const {
+  std::string list;
+  for (int trainer = 0; trainer < config_.trainers; ++trainer)
+    if (live_[trainer] && !done[trainer])
+      list += (list.empty() ? "" : ", ") + std::to_string(trainer);
+  return list;
+}
+
+void ParameterServer::fail(Status status) {
+  if (failure_.isOk())
+    failure_ = std::move(status);
+  changed_.notify_all();
+}
+
+Status ParameterServer::admit(int trainer) {
+  if (trainer < 0 || trainer >= config_.trainers)
+    return Status::invalidArgument(
+        "{}: there is no trainer {} (the job has {})", config_.name, trainer,
+        config_.trainers);
+  if (!failure_.isOk())
+    return failure_;
+  if (!live_[trainer])
+    return Status::error(StatusCode::FailedPrecondition,
+                         "{}: trainer {} has already finished", config_.name,
+                         trainer);
+  lastHeard_[trainer] = Deadline::Clock::now();
+  return Status::ok();
+}
+
+Status ParameterServer::waitFor(std::unique_lock<std::mutex> &lock,
+                                Deadline deadline,
+                                const std::function<std::string()> &what,
+                                const std::function<bool()> &ready) {
+  while (failure_.isOk() && !ready()) {
+    if (changed_.wait_until(lock, deadline.when()) == std::cv_status::timeout &&
+        failure_.isOk() && !ready())
+      return Status::error(StatusCode::DeadlineExceeded, "{}: {} for {} ms",
+                           config_.name, what(), deadline.timeout().count());
+  }
+  return failure_;
+}
+
+void ParameterServer::advance() {
+  if (config_.mode != SyncMode::Sync)
+    return;
+  auto allPassed = [&](const std::vector<bool> &passed) {
+    for (int trainer = 0; trainer < config_.trainers; ++trainer)
+      if (live_[trainer] && !passed[trainer])
+        return false;
+    return true;
+  };
+  if (phase_ == Phase::Receiving && numLive() > 0 && allPassed(sentBarrier_)) {
+    phase_ = Phase::Updating;
+    changed_.notify_all();
+  } else if (phase_ == Phase::Serving && allPassed(fetched_)) {
+    // The next step opens.
+    ++step_;
+    sentBarrier_.assign(config_.trainers, false);
+    fetched_.assign(config_.trainers, false);
+    for (int block = 0; block < program_.numBlocks(); ++block) {
+      contributors_[block] = 0;
+      pushedBy_[block].assign(config_.trainers, false);
+    }
+    phase_ = Phase::Receiving;
+    phaseStart_ = Deadline::Clock::now();
+    changed_.notify_all();
+  }
+  if (numLive() == 0)
+    changed_.notify_all();
+}
+
+Status ParameterServer::checkPush(int block, MessageKind kind,
+                                  const Tensor &value, int trainer) const {
+  if (block < 0 || block >= program_.numBlocks())
+    return Status::invalidArgument("{}: there is no block {} (it holds {})",
+                                   config_.name, block, program_.numBlocks());
+  MessageKind expected = program_.updateKind(block);
+  if (expected != kind)
+    return Status::invalidArgument(
+        "{}: trainer {} sent a {} for block {}, which {}", config_.name,
+        trainer, describeMessageKind(kind), program_.blockName(block),
+        expected == MessageKind::Param
+            ? std::string("has no update")
+            : fmt::format("is updated on {}s", describeMessageKind(expected)));
+  if (value.dtype() != program_.dtype(block) ||
+      value.shape() != program_.shape(block))
+    return Status::invalidArgument(
+        "{}: trainer {} sent {} for block {} of {} {}", config_.name, trainer,
+        value.typeString(), program_.blockName(block),
+        dtypeName(program_.dtype(block)), program_.shape(block).str());
+  return Status::ok();
+}
+
+Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
+                             int trainer, Deadline deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  OPENKS_RETURN_IF_ERROR(admit(trainer));
+  OPENKS_RETURN_IF_ERROR(checkPush(block, kind, value, trainer));
+  stats_.bytesPushed +=
+      value.numel() * static_cast<int64_t>(dtypeSize(value.dtype()));
+
+  if (config_.mode != SyncMode::Sync) {
+    // Applied on arrival; the block's lock keeps its updates apart.
+    lock.unlock();
+    Status status = [&] {
+      std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
+      return program_.update(block, value);
+    }();
+    if (!status.isOk()) {
+      lock.lock();
+      fail(status.withContext(config_.name));
+      return failure_;
+    }
+    return Status::ok();
+  }
+
+  // Sync: wait until the step opens (a fast trainer may be a step ahead).
+  OPENKS_RETURN_IF_ERROR(waitFor(
+      lock, deadline,
+      [&] {
+        return fmt::format("trainer {} waited for step {} to open (trainers "
+                           "{} have not fetched step {})",
+                           trainer, step_ + 1, listWaiting(fetched_), step_);
+      },
+      [&] { return phase_ == Phase::Receiving && !sentBarrier_[trainer]; }));
+  if (pushedBy_[block][trainer])
+    return Status::error(StatusCode::FailedPrecondition,
+                         "{}: trainer {} sent block {} twice in step {}",
+                         config_.name, trainer, program_.blockName(block),
+                         step_);
+  pushedBy_[block][trainer] = true;
+  lock.unlock();
+
+  // The first gradient of the step becomes the sum (its buffer changes
+  // hands); the others are added to it.
+  std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
+  if (contributors_[block]++ == 0) {
+    std::swap(sums_[block], value);
+    return Status::ok();
+  }
+  return kernels::add(sums_[block], value, sums_[block]);
+}
+
+Status ParameterServer::pull(int block, Tensor &out, int trainer,
+                             Deadline deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  OPENKS_RETURN_IF_ERROR(admit(trainer));
+  if (block < 0 || block >= program_.numBlocks())
+    return Status::invalidArgument("{}: there is no block {} (it holds {})",
+                                   config_.name, block, program_.numBlocks());
+  if (config_.mode == SyncMode::Sync)
+    OPENKS_RETURN_IF_ERROR(waitFor(
+        lock, deadline,
+        [&] {
+          return fmt::format(
+              "trainer {} waited for the updates of step {} (trainers {} "
+              "have not reached the send barrier)",
+              trainer, step_, listWaiting(sentBarrier_));
+        },
+        [&] { return phase_ == Phase::Serving && !fetched_[trainer]; }));
+  stats_.bytesPulled += program_.shape(block).numel() *
+                        static_cast<int64_t>(dtypeSize(program_.dtype(block)));
+  lock.unlock();
+  return program_.read(block, out);
+}
+
+Status ParameterServer::sendBarrier(int trainer, Deadline deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  OPENKS_RETURN_IF_ERROR(admit(trainer));
+  if (config_.mode != SyncMode::Sync)
+    return Status::ok();
+  OPENKS_RETURN_IF_ERROR(waitFor(
+      lock, deadline,
+      [&] {
+        return fmt::format("trainer {} waited for step {} to open", trainer,
+                           step_ + 1);
+      },
+      [&] { return phase_ == Phase::Receiving && !sentBarrier_[trainer]; }));
+  sentBarrier_[trainer] = true;
+  advance();
+  return Status::ok();
+}
+
+Status ParameterServer::fetchBarrier(int trainer, Deadline deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  OPENKS_RETURN_IF_ERROR(admit(trainer));
+  if (config_.mode != SyncMode::Sync)
+    return Status::ok();
+  OPENKS_RETURN_IF_ERROR(waitFor(
+      lock, deadline,
+      [&] {
+        return fmt::format("trainer {} waited for the updates of step {}",
+                           trainer, step_);
+      },
+      [&] { return phase_ == Phase::Serving && !fetched_[trainer]; }));
+  fetched_[trainer] = true;
+  advance();
+  return Status::ok();
+}
+
+Status ParameterServer::complete(int trainer) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  OPENKS_RETURN_IF_ERROR(admit(trainer));
+  live_[trainer] = false;
+  advance();
+  changed_.notify_all();
+  return Status::ok();
+}
+
+void ParameterServer::abort(int trainer, const Status &status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  fail(Status::error(StatusCode::PeerLost, "{}: trainer {} failed: {}",
+                     config_.name, trainer, status.message()));
+}
+
+Status ParameterServer::applyStep() {
+  for (int block = 0; block < program_.numBlocks(); ++block) {
+    std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
+    int contributors = contributors_[block];
+    if (contributors == 0)
+      continue;
+    // The update averages over fan_in trainers; when some have finished,
+    // scale the sum so that it averages over those that contributed.
+    Tensor &sum = sums_[block];
+    if (contributors < config_.trainers)
+      OPENKS_RETURN_IF_ERROR(kernels::scale(
+          sum, static_cast<double>(config_.trainers) / contributors, sum));
+    OPENKS_RETURN_IF_ERROR(program_.update(block, sum));
+  }
+  return Status::ok();
+}
+
+std::string ParameterServer::listSilent(Deadline::Clock::time_point now) const {
+  std::string list;
+  for (int trainer = 0; trainer < config_.trainers; ++trainer)
+    if (live_[trainer] && now - lastHeard_[trainer] > config_.timeout)
+      list += (list.empty() ? "" : ", ") + std::to_string(trainer);
+  return list;
+}
+
+Status ParameterServer::serve() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    if (!failure_.isOk())
+      return failure_;
+    if (numLive() == 0)
+      return Status::ok();
+    Deadline::Clock::time_point now = Deadline::Clock::now();
+    if (config_.mode != SyncMode::Sync) {
+      // Trainers talk to the server on their own; it only watches that
+      // none falls silent.
+      if (std::string silent = listSilent(now); !silent.empty()) {
+        fail(Status::error(StatusCode::DeadlineExceeded,
+                           "{}: trainers {} sent nothing for {} ms",
+                           config_.name, silent, config_.timeout.count()));
+        continue;
+      }
+      changed_.wait_for(lock, config_.timeout / 4);
+      continue;
+    }
+    if (phase_ == Phase::Updating) {
+      lock.unlock();
+      Status status = applyStep();
+      lock.lock();
+      if (!status.isOk()) {
+        fail(status.withContext(config_.name));
+        continue;
+      }
+      ++stats_.steps;
+      phase_ = Phase::Serving;
+      phaseStart_ = Deadline::Clock::now();
+      advance();
+      changed_.notify_all();
+      continue;
+    }
+    if (now - phaseStart_ > config_.timeout) {
+      bool receiving = phase_ == Phase::Receiving;
+      fail(Status::error(
+          StatusCode::DeadlineExceeded,
+          "{}: trainers {} did not reach the {} barrier of step {} within "
+          "{} ms",
+          config_.name, listWaiting(receiving ? sentBarrier_ : fetched_),
+          receiving ? "send" : "fetch", step_, config_.timeout.count()));
+      continue;
+    }
+    changed_.wait_until(lock, phaseStart_ + config_.timeout);
+  }
+}
+
+ParameterServer::Stats ParameterServer::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}

@@ -1,0 +1,334 @@
+//===- ParameterServerTest.cpp - Tests of the server protocol -------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs servers with a fake program (an update subtracts what it receives)
+// and trainers as threads talking through the in-process transport: sync
+// steps sum every trainer's gradient before the update, async updates apply
+// on arrival one at a time per block, a finished trainer no longer holds the
+// others back, and a missing or failing trainer ends every wait with an
+// error that names it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/ParameterServer.h"
+#include "openks/Runtime/InProcessTransport.h"
+
+#include "gtest/gtest.h"
+
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <thread>
+
+using namespace openks;
+using namespace openks::runtime;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Blocks of f64 values; an update subtracts the received value and
+/// records it.
+class FakeProgram : public ServerProgram {
+public:
+  FakeProgram(int numBlocks, int64_t width, MessageKind kind)
+      : kind_(kind), shape_{width} {
+    for (int i = 0; i < numBlocks; ++i) {
+      values_.emplace_back(DType::F64, shape_);
+      locks_.push_back(std::make_unique<std::mutex>());
+    }
+  }
+
+  int numBlocks() const override { return static_cast<int>(values_.size()); }
+  std::string_view blockName(int) const override { return "w"; }
+  MessageKind updateKind(int) const override { return kind_; }
+  DType dtype(int) const override { return DType::F64; }
+  const Shape &shape(int) const override { return shape_; }
+
+  Status update(int block, Tensor &received) override {
+    if (updating_.fetch_add(1) != 0)
+      overlapped_ = true;
+    {
+      std::lock_guard<std::mutex> lock(*locks_[block]);
+      double *value = values_[block].data<double>();
+      for (int64_t i = 0; i < received.numel(); ++i)
+        value[i] -= received.data<double>()[i];
+      ++updates_;
+      lastReceived_ = received.data<double>()[0];
+    }
+    updating_.fetch_sub(1);
+    return failNext_ ? Status::internal("kernel failed") : Status::ok();
+  }
+
+  Status read(int block, Tensor &out) override {
+    std::lock_guard<std::mutex> lock(*locks_[block]);
+    out.copyFrom(values_[block]);
+    return Status::ok();
+  }
+
+  double value(int block) {
+    std::lock_guard<std::mutex> lock(*locks_[block]);
+    return values_[block].data<double>()[0];
+  }
+  int updates() const { return updates_; }
+  double lastReceived() const { return lastReceived_; }
+  bool overlapped() const { return overlapped_; }
+  void failNextUpdate() { failNext_ = true; }
+
+private:
+  MessageKind kind_;
+  Shape shape_;
+  std::vector<Tensor> values_;
+  std::vector<std::unique_ptr<std::mutex>> locks_;
+  std::atomic<int> updating_{0};
+  std::atomic<bool> overlapped_{false};
+  std::atomic<bool> failNext_{false};
+  int updates_ = 0;
+  double lastReceived_ = 0;
+};
+
+/// Returns a tensor of `width` copies of `value`.
+Tensor filled(int64_t width, double value) {
+  Tensor tensor(DType::F64, Shape{width});
+  for (int64_t i = 0; i < width; ++i)
+    tensor.data<double>()[i] = value;
+  return tensor;
+}
+
+Deadline soon() { return Deadline::after(5s); }
+
+ServerConfig config(SyncMode mode, int trainers,
+                    std::chrono::milliseconds timeout = 5s) {
+  return ServerConfig{"@ps0 (127.0.0.1:6170)", mode, trainers, timeout};
+}
+
+/// One sync step of `trainer`: push `gradient`, barrier, pull, barrier;
+/// returns the pulled value.
+double syncStep(Transport &transport, int trainer, double gradient) {
+  Tensor grad = filled(4, gradient);
+  EXPECT_TRUE(
+      transport.push(0, 0, MessageKind::Grad, grad, trainer, soon()).isOk());
+  EXPECT_TRUE(transport.sendBarrier(0, trainer, soon()).isOk());
+  Tensor pulled;
+  Status status = transport.pull(0, 0, pulled, trainer, soon());
+  EXPECT_TRUE(status.isOk()) << status.message();
+  EXPECT_TRUE(transport.fetchBarrier(0, trainer, soon()).isOk());
+  return pulled.numel() ? pulled.data<double>()[0] : -1;
+}
+
+/// The startup of `trainer`: pull, fetch barrier.
+void startup(Transport &transport, int trainer) {
+  Tensor pulled;
+  EXPECT_TRUE(transport.pull(0, 0, pulled, trainer, soon()).isOk());
+  EXPECT_TRUE(transport.fetchBarrier(0, trainer, soon()).isOk());
+}
+
+TEST(ParameterServerTest, SyncUpdatesOnTheSumOfEveryTrainersGradient) {
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Sync, 3), program);
+  InProcessTransport transport({&server});
+  std::thread serving([&] { EXPECT_TRUE(server.serve().isOk()); });
+
+  std::vector<std::vector<double>> seen(3);
+  std::vector<std::thread> trainers;
+  for (int t = 0; t < 3; ++t)
+    trainers.emplace_back([&, t] {
+      startup(transport, t);
+      for (int step = 1; step <= 5; ++step)
+        seen[t].push_back(syncStep(transport, t, step * (t + 1)));
+      EXPECT_TRUE(transport.complete(0, t, soon()).isOk());
+    });
+  for (std::thread &trainer : trainers)
+    trainer.join();
+  serving.join();
+
+  // Step s receives s * (1 + 2 + 3) = 6s; every trainer sees every step.
+  double expected = 0;
+  for (int step = 1; step <= 5; ++step) {
+    expected -= 6.0 * step;
+    for (int t = 0; t < 3; ++t)
+      EXPECT_EQ(seen[t][step - 1], expected) << "trainer " << t;
+  }
+  EXPECT_EQ(program.updates(), 5);
+  EXPECT_EQ(server.stats().steps, 5);
+  EXPECT_EQ(server.stats().bytesPushed, 3 * 5 * 4 * 8);
+}
+
+TEST(ParameterServerTest, SyncAveragesOverTheTrainersThatAreLeft) {
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Sync, 2), program);
+  InProcessTransport transport({&server});
+  std::thread serving([&] { EXPECT_TRUE(server.serve().isOk()); });
+  std::thread early([&] {
+    startup(transport, 1);
+    syncStep(transport, 1, 10);
+    // Out of data after one step: it says so and the other goes on.
+    EXPECT_TRUE(transport.complete(0, 1, soon()).isOk());
+  });
+  startup(transport, 0);
+  EXPECT_EQ(syncStep(transport, 0, 2), -12);
+  early.join();
+  // Alone now: the sum is scaled by fan_in / contributors = 2, so that an
+  // update averaging over fan_in trainers averages over the one left.
+  EXPECT_EQ(syncStep(transport, 0, 3), -18);
+  EXPECT_EQ(program.lastReceived(), 6);
+  EXPECT_TRUE(transport.complete(0, 0, soon()).isOk());
+  serving.join();
+}
+
+TEST(ParameterServerTest, SyncNamesTheTrainerThatNeverArrives) {
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Sync, 2, 200ms), program);
+  InProcessTransport transport({&server});
+  Status served;
+  std::thread serving([&] { served = server.serve(); });
+  std::thread silent([&] { startup(transport, 1); });
+  startup(transport, 0);
+  silent.join();
+  // Trainer 1 hangs after the startup step; trainer 0's pull ends.
+  Tensor grad = filled(4, 1);
+  ASSERT_TRUE(transport.push(0, 0, MessageKind::Grad, grad, 0, soon()).isOk());
+  ASSERT_TRUE(transport.sendBarrier(0, 0, soon()).isOk());
+  Tensor pulled;
+  Status status = transport.pull(0, 0, pulled, 0, soon());
+  serving.join();
+  EXPECT_EQ(served.code(), StatusCode::DeadlineExceeded);
+  EXPECT_EQ(served.message(),
+            "@ps0 (127.0.0.1:6170): trainers 1 did not reach the send barrier "
+            "of step 1 within 200 ms");
+  EXPECT_EQ(status.message(), served.message());
+}
+
+TEST(ParameterServerTest, AFailingTrainerEndsEveryWait) {
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Sync, 2), program);
+  InProcessTransport transport({&server});
+  Status served;
+  std::thread serving([&] { served = server.serve(); });
+  Status waited;
+  std::promise<void> atBarrier;
+  std::thread waiting([&] {
+    startup(transport, 0);
+    Tensor grad = filled(4, 1);
+    EXPECT_TRUE(
+        transport.push(0, 0, MessageKind::Grad, grad, 0, soon()).isOk());
+    EXPECT_TRUE(transport.sendBarrier(0, 0, soon()).isOk());
+    atBarrier.set_value();
+    Tensor pulled;
+    waited = transport.pull(0, 0, pulled, 0, soon());
+  });
+  startup(transport, 1);
+  // Trainer 0 waits for trainer 1's gradient when trainer 1 fails.
+  atBarrier.get_future().wait();
+  transport.abort(0, 1, Status::outOfRange("label 7 is outside [0, 5)"));
+  waiting.join();
+  serving.join();
+  EXPECT_EQ(waited.code(), StatusCode::PeerLost);
+  EXPECT_EQ(waited.message(), "@ps0 (127.0.0.1:6170): trainer 1 failed: "
+                              "label 7 is outside [0, 5)");
+  EXPECT_EQ(served.message(), waited.message());
+}
+
+TEST(ParameterServerTest, AFailingUpdateFailsTheServer) {
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Sync, 1), program);
+  InProcessTransport transport({&server});
+  Status served;
+  std::thread serving([&] { served = server.serve(); });
+  startup(transport, 0);
+  program.failNextUpdate();
+  Tensor grad = filled(4, 1);
+  ASSERT_TRUE(transport.push(0, 0, MessageKind::Grad, grad, 0, soon()).isOk());
+  ASSERT_TRUE(transport.sendBarrier(0, 0, soon()).isOk());
+  Tensor pulled;
+  Status status = transport.pull(0, 0, pulled, 0, soon());
+  serving.join();
+  EXPECT_EQ(status.code(), StatusCode::Internal);
+  EXPECT_EQ(status.message(), "@ps0 (127.0.0.1:6170): kernel failed");
+}
+
+TEST(ParameterServerTest, AsyncAppliesEachGradientOnArrivalOneAtATime) {
+  FakeProgram program(2, 64, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Async, 4), program);
+  InProcessTransport transport({&server});
+  std::thread serving([&] { EXPECT_TRUE(server.serve().isOk()); });
+  std::vector<std::thread> trainers;
+  for (int t = 0; t < 4; ++t)
+    trainers.emplace_back([&, t] {
+      startup(transport, t);
+      for (int i = 0; i < 200; ++i) {
+        Tensor grad = filled(64, 1);
+        EXPECT_TRUE(transport.push(0, i % 2, MessageKind::Grad, grad, t, soon())
+                        .isOk());
+        Tensor pulled;
+        EXPECT_TRUE(transport.pull(0, i % 2, pulled, t, soon()).isOk());
+      }
+      EXPECT_TRUE(transport.complete(0, t, soon()).isOk());
+    });
+  for (std::thread &trainer : trainers)
+    trainer.join();
+  serving.join();
+  EXPECT_EQ(program.value(0), -400);
+  EXPECT_EQ(program.value(1), -400);
+  EXPECT_EQ(program.updates(), 800);
+}
+
+TEST(ParameterServerTest, HalfAsyncTrainersReadTheirOwnUpdates) {
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::HalfAsync, 2), program);
+  InProcessTransport transport({&server});
+  std::thread serving([&] { EXPECT_TRUE(server.serve().isOk()); });
+  // Trainer 1 never takes a step, and trainer 0 does not wait for it.
+  startup(transport, 0);
+  startup(transport, 1);
+  for (int step = 1; step <= 3; ++step) {
+    Tensor grad = filled(4, 1);
+    ASSERT_TRUE(
+        transport.push(0, 0, MessageKind::Grad, grad, 0, soon()).isOk());
+    ASSERT_TRUE(transport.sendBarrier(0, 0, soon()).isOk());
+    Tensor pulled;
+    ASSERT_TRUE(transport.pull(0, 0, pulled, 0, soon()).isOk());
+    EXPECT_EQ(pulled.data<double>()[0], -step);
+  }
+  EXPECT_TRUE(transport.complete(0, 0, soon()).isOk());
+  EXPECT_TRUE(transport.complete(0, 1, soon()).isOk());
+  serving.join();
+}
+
+TEST(ParameterServerTest, AsyncNamesASilentTrainer) {
+  FakeProgram program(1, 4, MessageKind::Delta);
+  ParameterServer server(config(SyncMode::Geo, 2, 200ms), program);
+  InProcessTransport transport({&server});
+  startup(transport, 0);
+  startup(transport, 1);
+  EXPECT_TRUE(transport.complete(0, 0, soon()).isOk());
+  Status served = server.serve();
+  EXPECT_EQ(served.code(), StatusCode::DeadlineExceeded);
+  EXPECT_EQ(served.message(),
+            "@ps0 (127.0.0.1:6170): trainers 1 sent nothing for 200 ms");
+}
+
+TEST(ParameterServerTest, RejectsWhatTheBlockDoesNotTake) {
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Async, 1), program);
+  Tensor delta = filled(4, 1);
+  EXPECT_EQ(server.push(0, MessageKind::Delta, delta, 0, soon()).message(),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent a delta for block w, which "
+            "is updated on gradients");
+  Tensor wide = filled(5, 1);
+  EXPECT_EQ(server.push(0, MessageKind::Grad, wide, 0, soon()).message(),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent tensor<5xf64> for block w "
+            "of f64 [4]");
+  Tensor grad = filled(4, 1);
+  EXPECT_EQ(server.push(3, MessageKind::Grad, grad, 0, soon()).message(),
+            "@ps0 (127.0.0.1:6170): there is no block 3 (it holds 1)");
+  EXPECT_EQ(server.push(0, MessageKind::Grad, grad, 7, soon()).message(),
+            "@ps0 (127.0.0.1:6170): there is no trainer 7 (the job has 1)");
+  EXPECT_TRUE(server.complete(0).isOk());
+  EXPECT_EQ(server.complete(0).code(), StatusCode::FailedPrecondition);
+  EXPECT_TRUE(server.serve().isOk());
+}
+
+} // namespace
