@@ -204,7 +204,8 @@ Status ParameterServer::pull(int block, Tensor &out, int trainer,
   return program_.read(block, out);
 }
 
-Status ParameterServer::sendBarrier(int trainer, Deadline deadline) {
+Status ParameterServer::passBarrier(int trainer, Deadline deadline,
+                                    Phase phase, std::vector<bool> &passed) {
   std::unique_lock<std::mutex> lock(mutex_);
   OPENKS_RETURN_IF_ERROR(admit(trainer));
   if (config_.mode != SyncMode::Sync)
@@ -212,30 +213,24 @@ Status ParameterServer::sendBarrier(int trainer, Deadline deadline) {
   OPENKS_RETURN_IF_ERROR(waitFor(
       lock, deadline,
       [&] {
-        return fmt::format("trainer {} waited for step {} to open", trainer,
-                           step_ + 1);
+        return phase == Phase::Receiving
+                   ? fmt::format("trainer {} waited for step {} to open",
+                                 trainer, step_ + 1)
+                   : fmt::format("trainer {} waited for the updates of step {}",
+                                 trainer, step_);
       },
-      [&] { return phase_ == Phase::Receiving && !sentBarrier_[trainer]; }));
-  sentBarrier_[trainer] = true;
+      [&] { return phase_ == phase && !passed[trainer]; }));
+  passed[trainer] = true;
   advance();
   return Status::ok();
 }
 
+Status ParameterServer::sendBarrier(int trainer, Deadline deadline) {
+  return passBarrier(trainer, deadline, Phase::Receiving, sentBarrier_);
+}
+
 Status ParameterServer::fetchBarrier(int trainer, Deadline deadline) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  OPENKS_RETURN_IF_ERROR(admit(trainer));
-  if (config_.mode != SyncMode::Sync)
-    return Status::ok();
-  OPENKS_RETURN_IF_ERROR(waitFor(
-      lock, deadline,
-      [&] {
-        return fmt::format("trainer {} waited for the updates of step {}",
-                           trainer, step_);
-      },
-      [&] { return phase_ == Phase::Serving && !fetched_[trainer]; }));
-  fetched_[trainer] = true;
-  advance();
-  return Status::ok();
+  return passBarrier(trainer, deadline, Phase::Serving, fetched_);
 }
 
 Status ParameterServer::complete(int trainer) {

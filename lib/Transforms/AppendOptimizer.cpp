@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "openks/Transforms/PassOptions.h"
+#include "CheckedOptionsPass.h"
 #include "openks/Transforms/Passes.h"
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
@@ -32,20 +32,14 @@ static constexpr llvm::StringLiteral kLearningRateName = "learning_rate";
 namespace {
 
 struct AppendOptimizerPass
-    : public openks::impl::AppendOptimizerPassBase<AppendOptimizerPass> {
-  using AppendOptimizerPassBase::AppendOptimizerPassBase;
+    : public CheckedOptionsPass<
+          openks::impl::AppendOptimizerPassBase<AppendOptimizerPass>> {
+  using CheckedOptionsPass::CheckedOptionsPass;
   template <typename OptionsT>
   friend std::string openks::checkAppendOptimizerOptions(const OptionsT &);
 
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    return openks::detail::parsePassOptions(
-        getArgument(), options, errorHandler,
-        [&](function_ref<LogicalResult(const Twine &)> handler) {
-          return AppendOptimizerPassBase::initializeOptions(options, handler);
-        },
-        [&] { return checkAppendOptimizerOptions(*this); });
+  std::string checkOptions() override {
+    return checkAppendOptimizerOptions(*this);
   }
 
   void runOnOperation() override;
@@ -234,12 +228,9 @@ LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
 
 void AppendOptimizerPass::runOnOperation() {
   // Options parsed from text were checked then; these may come from C++.
-  if (std::string error = checkAppendOptimizerOptions(*this); !error.empty()) {
-    emitError(getOperation().getLoc()) << getArgument() << ": " << error;
-    return signalPassFailure();
-  }
   // Once slicing has started, new updates would have no blocks.
-  if (failed(checkStage(getOperation(), getArgument(), TranspileStage::Forward,
+  if (failed(checkOptionsOnRun()) ||
+      failed(checkStage(getOperation(), getArgument(), TranspileStage::Forward,
                         TranspileStage::Configured)))
     return signalPassFailure();
   SmallVector<StepOp> steps;

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "openks/Transforms/PassOptions.h"
+#include "CheckedOptionsPass.h"
 #include "openks/Transforms/Passes.h"
 
 #include "TranspileState.h"
@@ -23,30 +23,22 @@ using namespace openks;
 namespace {
 
 struct ConfigureJobPass
-    : public openks::impl::ConfigureJobPassBase<ConfigureJobPass> {
-  using ConfigureJobPassBase::ConfigureJobPassBase;
+    : public CheckedOptionsPass<
+          openks::impl::ConfigureJobPassBase<ConfigureJobPass>> {
+  using CheckedOptionsPass::CheckedOptionsPass;
   template <typename OptionsT>
   friend std::string openks::checkConfigureJobOptions(const OptionsT &);
 
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    return openks::detail::parsePassOptions(
-        getArgument(), options, errorHandler,
-        [&](function_ref<LogicalResult(const Twine &)> handler) {
-          return ConfigureJobPassBase::initializeOptions(options, handler);
-        },
-        [&] { return checkConfigureJobOptions(*this); });
+  std::string checkOptions() override {
+    return checkConfigureJobOptions(*this);
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder builder(&getContext());
     // Options parsed from text were checked then; these may come from C++.
-    if (std::string error = checkConfigureJobOptions(*this); !error.empty()) {
-      emitError(module.getLoc()) << getArgument() << ": " << error;
+    if (failed(checkOptionsOnRun()))
       return signalPassFailure();
-    }
     // Endpoints are stored in canonical form, so that every later pass and
     // the runtime compare them as strings.
     StatusOr<std::vector<std::string>> canonical = canonicalEndpointList(

@@ -143,6 +143,10 @@ private:
   /// Fails the server with `status` and wakes every waiter; requires the
   /// lock.
   void fail(Status status);
+  /// Marks `trainer` in `passed` once the server is in `phase` (a sync
+  /// barrier); async modes pass at once.
+  Status passBarrier(int trainer, Deadline deadline, Phase phase,
+                     std::vector<bool> &passed);
   /// Moves a sync server on when every live trainer has passed the current
   /// barrier; requires the lock.
   void advance();
