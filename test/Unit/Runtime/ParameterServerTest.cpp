@@ -85,8 +85,9 @@ private:
   std::atomic<int> updating_{0};
   std::atomic<bool> overlapped_{false};
   std::atomic<bool> failNext_{false};
-  int updates_ = 0;
-  double lastReceived_ = 0;
+  // Shared by the updates of all blocks.
+  std::atomic<int> updates_{0};
+  std::atomic<double> lastReceived_{0};
 };
 
 /// Returns a tensor of `width` copies of `value`.
