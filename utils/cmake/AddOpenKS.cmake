@@ -5,8 +5,9 @@
 #===----------------------------------------------------------------------===#
 #
 # Every OpenKS library is declared with add_openks_library, so each one is
-# built the same way and joins the OpenKSTargets export set (the package that
-# `find_package(OpenKS CONFIG)` will import).
+# built the same way and joins the OpenKSTargets export set: the package
+# that `find_package(OpenKS CONFIG)` imports, as OpenKS::<name without the
+# OpenKS prefix> (OpenKS::TrainDialect, OpenKS::Transforms, ...).
 #
 #   add_openks_library(OpenKSTransforms
 #     Pass.cpp ...
@@ -47,7 +48,13 @@ function(add_openks_library name)
       DEPENDS ${ARG_DEPENDS}
       LINK_LIBS ${ARG_LINK_LIBS})
   endif()
-  set_target_properties(${name} PROPERTIES FOLDER "OpenKS/Libraries")
+  # Installed as OpenKS::<name without the prefix> (OpenKS::TrainDialect).
+  string(REGEX REPLACE "^OpenKS" "" export_name ${name})
+  set_target_properties(${name} PROPERTIES
+    FOLDER "OpenKS/Libraries"
+    EXPORT_NAME ${export_name})
+  target_include_directories(${name} INTERFACE
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   install(TARGETS ${name}
     EXPORT OpenKSTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
