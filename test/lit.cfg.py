@@ -17,11 +17,15 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit", "I
                    "extract-doc-examples.py"]
 
 config.substitutions.append(("%openks_src_root", config.openks_src_root))
+# The plugin stock mlir-opt loads (tools/openks-plugin).
+config.substitutions.append(
+    ("%openks_plugin", os.path.join(config.openks_lib_dir, "OpenKSPlugin.so")))
 
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
-tools = ["openks-opt", "openks-run"]
+# mlir-opt is Debian's stock one, from LLVM's own bin folder.
+tools = ["openks-opt", "openks-run", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
