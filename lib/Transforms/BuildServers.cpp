@@ -156,6 +156,12 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
       ps::ServerOp server = servers[block.server];
       declare(server, update.param, block.name, sliced, block.rowBegin,
               block.rows);
+      // A GEO server only adds deltas: the optimizer and its state stay on
+      // the trainers.
+      if (job.getMode() == ps::Mode::Geo) {
+        addUpdate(server, update, block, {});
+        continue;
+      }
       // The server names of what the update touches. State the update
       // writes itself (a schedule's step counter) is kept per block, so each
       // block's update advances its own; element-wise state follows the

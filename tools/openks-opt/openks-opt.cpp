@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // An mlir-opt style driver that knows the `train` and `ps` dialects, the
-// OpenKS passes and pipelines, and the generic MLIR transformations
-// (canonicalize, cse, ...). Unlike stock mlir-opt it reads its input with a
+// upstream dialects a training compiler mixes in (func, arith, math,
+// tensor, linalg, scf), the OpenKS passes and pipelines, and the generic
+// MLIR transformations (canonicalize, cse, ...). Unlike stock mlir-opt it reads its input with a
 // size limit and checks the nesting of brackets first, so an endless input
 // or a pathologically deep one gets an error instead of exhausting memory
 // or the parser's stack.
@@ -17,6 +18,12 @@
 #include "openks/Support/InputGuard.h"
 #include "openks/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -86,6 +93,9 @@ int main(int argc, char **argv) {
   openks::registerAllPasses();
   DialectRegistry registry;
   openks::registerAllDialects(registry);
+  registry.insert<arith::ArithDialect, func::FuncDialect,
+                  linalg::LinalgDialect, math::MathDialect, scf::SCFDialect,
+                  tensor::TensorDialect>();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "OpenKS optimizer driver\n", registry);
   return asMainReturnCode(run(inputFilename, outputFilename, registry));
