@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/InitAllDialects.h"
-#include "openks/Transforms/Passes.h"
+#include "openks/InitAllPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
