@@ -29,7 +29,7 @@ public:
   initializeOptions(llvm::StringRef options,
                     llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
                         errorHandler) override {
-    return detail::parsePassOptions(
+    return option_checks::parsePassOptions(
         this->getArgument(), options, errorHandler,
         [&](llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
                 handler) { return BaseT::initializeOptions(options, handler); },

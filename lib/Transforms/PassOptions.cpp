@@ -11,7 +11,7 @@
 using namespace mlir;
 using namespace openks;
 
-std::string openks::detail::checkFloatOption(StringRef name, double value,
+std::string openks::option_checks::checkFloatOption(StringRef name, double value,
                                              FloatRange range) {
   const char *expected = nullptr;
   switch (range) {
@@ -35,7 +35,7 @@ std::string openks::detail::checkFloatOption(StringRef name, double value,
                      value);
 }
 
-LogicalResult openks::detail::parsePassOptions(
+LogicalResult openks::option_checks::parsePassOptions(
     StringRef pass, StringRef options,
     function_ref<LogicalResult(const Twine &)> errorHandler,
     function_ref<LogicalResult(function_ref<LogicalResult(const Twine &)>)>

@@ -50,5 +50,5 @@
 // SCHEDULE-NEXT:    train.write %[[NEXT]] to @"@LR_DECAY_COUNTER@.fc1.b"
 // SCHEDULE-NEXT:    train.sgd @fc1.b, %[[G]], %[[LR]]
 
-// NOSERVERS: error: openks-configure-job: option 'pservers' must not be empty
+// NOSERVERS: error: openks-transpile: option 'pservers' must not be empty
 // NOTMINIMIZED: mlp.mlir:{{[0-9]+}}:{{[0-9]+}}: error: openks-slice-variables: the program has no optimizer ops; run openks-minimize first

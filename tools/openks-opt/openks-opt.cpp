@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/InitAllDialects.h"
+#include "openks/InitAllPasses.h"
 #include "openks/Support/InputGuard.h"
-#include "openks/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/InitAllDialects.h"
-#include "openks/Transforms/Passes.h"
+#include "openks/InitAllPasses.h"
 
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"

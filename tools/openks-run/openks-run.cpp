@@ -16,15 +16,15 @@
 
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/InitAllDialects.h"
+#include "openks/InitAllPasses.h"
+#include "openks/Pipelines/Pipelines.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
-#include "openks/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -131,17 +131,41 @@ static LogicalResult minimizeIfAsked(ModuleOp module, train::StepOp step) {
                      step.getSymName().str()));
     return failure();
   }
-  std::string pipeline = fmt::format(
-      "openks-minimize{{optimizer={} lr={} {}}}", optimizerName.getValue(),
-      learningRate.getValue(), optimizerOptions.getValue());
-  auto pm = PassManager::on<ModuleOp>(module.getContext());
+  // --optimizer-options first, then --optimizer and --lr as typed values.
+  MinimizeOptions options;
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
-    fail(fmt::format("invalid optimizer options: {}",
-                     llvm::StringRef(errors).trim().str()));
+  if (failed(options.parseFromString(optimizerOptions, errorStream))) {
+    // llvm::cl reports a bad value on stderr, not on errorStream.
+    fail(fmt::format("--optimizer-options: {}",
+                     errors.empty() ? fmt::format("cannot parse \"{}\"",
+                                                  optimizerOptions.getValue())
+                                    : llvm::StringRef(errors).trim().str()));
     return failure();
   }
+  if (options.optimizer.getNumOccurrences() ||
+      options.learningRate.getNumOccurrences()) {
+    fail("--optimizer-options: set the optimizer and lr with --optimizer and "
+         "--lr");
+    return failure();
+  }
+  // --optimizer takes the names of the pipeline's optimizer option.
+  auto &optimizers = options.optimizer.getParser();
+  unsigned index = optimizers.findOption(optimizerName);
+  if (index == optimizers.getNumOptions()) {
+    std::vector<std::string> names;
+    for (unsigned i = 0; i != index; ++i)
+      names.push_back(optimizers.getOption(i).str());
+    fail(fmt::format("--optimizer: unknown optimizer '{}'; choose one of {}",
+                     optimizerName.getValue(), fmt::join(names, ", ")));
+    return failure();
+  }
+  options.optimizer = static_cast<const cl::OptionValue<OptimizerKind> &>(
+                          optimizers.getOptionValue(index))
+                          .getValue();
+  options.learningRate = learningRate;
+  auto pm = PassManager::on<ModuleOp>(module.getContext());
+  buildMinimizePipeline(pm, options);
   if (failed(pm.run(module))) {
     fail("cannot minimize the program");
     return failure();

@@ -14,7 +14,7 @@
 
 #include "openks/InitAllDialects.h"
 #include "openks/Support/InputGuard.h"
-#include "openks/Transforms/Passes.h"
+#include "openks/InitAllPasses.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

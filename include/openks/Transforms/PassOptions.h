@@ -24,7 +24,7 @@
 
 namespace openks {
 
-namespace detail {
+namespace option_checks {
 /// What a float option accepts, besides being finite.
 enum class FloatRange { Positive, NonNegative, UnitInterval };
 
@@ -44,7 +44,7 @@ llvm::LogicalResult parsePassOptions(
         llvm::function_ref<llvm::LogicalResult(const llvm::Twine &)>)>
         parse,
     llvm::function_ref<std::string()> check);
-} // namespace detail
+} // namespace option_checks
 
 /// Returns "" when the optimizer options are valid, else a message naming
 /// the first bad option: every float must be finite, lr and (for their
@@ -56,8 +56,8 @@ llvm::LogicalResult parsePassOptions(
 /// anything with those members.
 template <typename OptionsT>
 std::string checkAppendOptimizerOptions(const OptionsT &options) {
-  using detail::checkFloatOption;
-  using detail::FloatRange;
+  using option_checks::checkFloatOption;
+  using option_checks::FloatRange;
   for (std::string error :
        {checkFloatOption("lr", options.learningRate, FloatRange::Positive),
         checkFloatOption("momentum", options.momentum, FloatRange::NonNegative),

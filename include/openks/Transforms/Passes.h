@@ -26,9 +26,6 @@ enum class LRSchedule { Constant, Exponential, Piecewise };
 #define GEN_PASS_REGISTRATION
 #include "openks/Transforms/Passes.h.inc"
 
-/// Registers every OpenKS pass and pipeline (openks-minimize, ...).
-void registerAllPasses();
-
 } // namespace openks
 
 #endif // OPENKS_TRANSFORMS_PASSES_H

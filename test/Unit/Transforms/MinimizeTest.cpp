@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/InitAllDialects.h"
+#include "openks/InitAllPasses.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
-#include "openks/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"

@@ -1,0 +1,29 @@
+//===- InitAllPasses.h - Register OpenKS passes and pipelines ---*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// One call that makes the OpenKS passes and pipelines available to a tool or
+// an embedding compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_INITALLPASSES_H
+#define OPENKS_INITALLPASSES_H
+
+#include "openks/Pipelines/Pipelines.h"
+#include "openks/Transforms/Passes.h"
+
+namespace openks {
+
+/// Registers every OpenKS pass and pipeline (openks-minimize,
+/// openks-transpile) with the global registries.
+inline void registerAllPasses() {
+  registerOpenKSPasses();
+  registerOpenKSPipelines();
+}
+
+} // namespace openks
+
+#endif // OPENKS_INITALLPASSES_H
