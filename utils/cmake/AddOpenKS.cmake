@@ -59,5 +59,7 @@ function(add_openks_library name)
     EXPORT OpenKSTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-  set_property(GLOBAL APPEND PROPERTY OPENKS_LIBRARIES ${name})
+  if(NOT ARG_NO_MLIR)
+    set_property(GLOBAL APPEND PROPERTY OPENKS_MLIR_LIBRARIES ${export_name})
+  endif()
 endfunction()
