@@ -1,4 +1,4 @@
-//===- Plan.cpp - Execution plans of training steps -----------------------===//
+//===- Plan.cpp - Execution plans over numbered slots ---------------------===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -6,47 +6,113 @@
 
 #include "openks/Runtime/Plan.h"
 
+#include <algorithm>
+#include <cassert>
+
 using namespace openks;
 using namespace openks::runtime;
 
-Tensor &Plan::addParameter(Parameter parameter) {
-  return parameters_.emplace_back(std::move(parameter)).value;
+/// Returns whether every id in `ids` names a parameter of a store of `size`.
+[[maybe_unused]] static bool areParameters(const std::vector<ParameterId> &ids,
+                                           size_t size) {
+  return std::all_of(ids.begin(), ids.end(),
+                     [&](ParameterId id) { return id < size; });
 }
 
-Tensor &Plan::addValue(DType dtype, int64_t capacity) {
-  Tensor &value = values_.emplace_back(dtype, Shape{0});
-  value.reserve(capacity);
-  return value;
+SlotId Plan::Builder::addSlot(DType dtype, int64_t capacity) {
+  plan_.slots_.push_back({dtype, capacity, std::nullopt, std::nullopt});
+  return plan_.slots_.size() - 1;
 }
 
-void Plan::addInstruction(std::function<Status()> run, std::string where) {
-  instructions_.push_back({std::move(run), std::move(where)});
+SlotId Plan::Builder::addConstantSlot(Tensor value) {
+  plan_.slots_.push_back(
+      {value.dtype(), value.numel(), std::nullopt, plan_.constants_.size()});
+  plan_.constants_.push_back(std::move(value));
+  return plan_.slots_.size() - 1;
 }
 
-void Plan::addInput(Tensor &input, FeedSpec spec) {
-  inputs_.push_back(&input);
-  inputSpecs_.push_back(spec);
+SlotId Plan::Builder::addParameterSlot(ParameterId parameter) {
+  assert(parameter < store_.size() && "no such parameter in the store");
+  const Tensor &value = store_[parameter].value;
+  plan_.slots_.push_back(
+      {value.dtype(), value.numel(), parameter, std::nullopt});
+  return plan_.slots_.size() - 1;
 }
 
-void Plan::addOutput(const Tensor &output, std::string name) {
-  outputs_.push_back(&output);
-  outputNames_.push_back(std::move(name));
+void Plan::Builder::addInstruction(KernelBinder bind, std::string where,
+                                   std::vector<ParameterId> reads,
+                                   std::vector<ParameterId> writes) {
+  assert(areParameters(reads, store_.size()) &&
+         areParameters(writes, store_.size()) &&
+         "no such parameter in the store");
+  plan_.instructions_.push_back(
+      {std::move(bind), std::move(reads), std::move(writes), std::move(where)});
 }
 
-Status Plan::initializeParameters() {
-  for (Parameter &parameter : parameters_)
-    OPENKS_RETURN_IF_ERROR(
-        initialize(parameter.initializer, parameter.wholeShape,
-                   parameter.rowBegin, parameter.value)
-            .withContext("initializing parameter '" + parameter.name + "'"));
-  return Status::ok();
+void Plan::Builder::addInput(SlotId slot, FeedSpec spec) {
+  assert(slot < plan_.slots_.size() && "no such slot");
+  assert(!plan_.slots_[slot].parameter && !plan_.slots_[slot].constant &&
+         "an input must be a buffer slot");
+  plan_.inputSlots_.push_back(slot);
+  plan_.inputSpecs_.push_back(spec);
 }
 
-Status Plan::run() {
-  for (const Instruction &instruction : instructions_) {
-    Status status = instruction.run();
-    if (!status.isOk())
-      return status.withContext(instruction.where);
+void Plan::Builder::addOutput(SlotId slot, std::string name) {
+  assert(slot < plan_.slots_.size() && "no such slot");
+  plan_.outputSlots_.push_back(slot);
+  plan_.outputNames_.push_back(std::move(name));
+}
+
+/// Binds a copy of slot `from` into slot `to`.
+static KernelBinder bindCopy(SlotId from, SlotId to) {
+  return [from, to](const Frame &frame) -> BoundKernel {
+    return [&source = frame.slot(from), &target = frame.slot(to)] {
+      target.copyFrom(source);
+      return Status::ok();
+    };
+  };
+}
+
+Plan Plan::Builder::build() && {
+  // Whatever leaves a run is the executor's own: an output that would be a
+  // parameter's buffer gets a copy, made after every other kernel call.
+  for (size_t i = 0, e = plan_.outputSlots_.size(); i < e; ++i) {
+    SlotId &output = plan_.outputSlots_[i];
+    std::optional<ParameterId> parameter = plan_.slots_[output].parameter;
+    if (!parameter)
+      continue;
+    SlotId copy =
+        addSlot(plan_.slots_[output].dtype, plan_.slots_[output].capacity);
+    addInstruction(bindCopy(output, copy),
+                   "fetching output '" + plan_.outputNames_[i] + "'",
+                   {*parameter});
+    output = copy;
   }
-  return Status::ok();
+
+  // The union of every access, by ascending index; a write subsumes a read.
+  std::vector<ParameterAccess> &accesses = plan_.accesses_;
+  for (const Slot &slot : plan_.slots_)
+    if (slot.parameter)
+      accesses.push_back({*slot.parameter, false});
+  for (const Instruction &instruction : plan_.instructions_) {
+    for (ParameterId id : instruction.reads)
+      accesses.push_back({id, false});
+    for (ParameterId id : instruction.writes)
+      accesses.push_back({id, true});
+  }
+  std::sort(accesses.begin(), accesses.end(),
+            [](const ParameterAccess &a, const ParameterAccess &b) {
+              return a.parameter < b.parameter ||
+                     (a.parameter == b.parameter && a.write > b.write);
+            });
+  // After sorting, the first access of each parameter is its write, if any.
+  accesses.erase(
+      std::unique(accesses.begin(), accesses.end(),
+                  [](const ParameterAccess &a, const ParameterAccess &b) {
+                    return a.parameter == b.parameter;
+                  }),
+      accesses.end());
+
+  plan_.numParameters_ = store_.size();
+  return std::move(plan_);
 }

@@ -15,10 +15,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
 #include "openks/Runtime/DataSource.h"
+#include "openks/Runtime/Executor.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -232,14 +234,19 @@ int main(int argc, char **argv) {
   PlanOptions options;
   options.maxBatch = batchSize;
   options.runSeed = runSeed;
-  FailureOr<Plan> built = buildPlan(*step, options);
-  if (failed(built))
-    return fail("cannot build an execution plan for @" +
-                step->getSymName().str());
-  Plan &plan = *built;
+  std::string planError =
+      "cannot build an execution plan for @" + step->getSymName().str();
+  FailureOr<ParameterStore> store = buildParameterStore(
+      SymbolTable::getNearestSymbolTable((*step)->getParentOp()), options);
+  if (failed(store))
+    return fail(planError);
+  FailureOr<Plan> plan = buildPlan(step->getBody(), *store, options);
+  if (failed(plan))
+    return fail(planError);
+  Executor executor(*plan, *store);
 
   std::unique_ptr<DataSource> source;
-  Status status = openDataSource(dataSpec, plan.inputSpecs(), Shard{}, source);
+  Status status = openDataSource(dataSpec, plan->inputSpecs(), Shard{}, source);
   if (!status.isOk())
     return fail(status.message());
 
@@ -250,12 +257,12 @@ int main(int argc, char **argv) {
       return fail(fmt::format("cannot write {}: {}", metricsOut.getValue(),
                               std::strerror(errno)));
     fmt::print(metrics.get(), "step,loss,samples_per_sec");
-    for (size_t i = 1; i < plan.outputNames().size(); ++i)
-      fmt::print(metrics.get(), ",{}", plan.outputNames()[i]);
+    for (size_t i = 1; i < plan->outputNames().size(); ++i)
+      fmt::print(metrics.get(), ",{}", plan->outputNames()[i]);
     fmt::print(metrics.get(), "\n");
   }
 
-  status = plan.initializeParameters();
+  status = store->initialize();
   if (!status.isOk())
     return fail(status.message());
 
@@ -268,18 +275,19 @@ int main(int argc, char **argv) {
   double loss = 0;
   for (int64_t stepIndex = 1; stepIndex <= numSteps; ++stepIndex) {
     Clock::time_point stepStart = Clock::now();
-    status = source->next(batchSize, plan.inputs());
+    status = source->next(batchSize, executor.inputs());
     if (status.isOk())
-      status = plan.run();
+      status = executor.run();
     if (!status.isOk())
       return fail(fmt::format("step {}: {}", stepIndex, status.message()));
     Clock::time_point stepEnd = Clock::now();
 
-    int64_t rows = plan.inputs().empty() ? batchSize.getValue()
-                                         : plan.inputs().front()->dim(0);
+    int64_t rows = executor.inputs().empty()
+                       ? batchSize.getValue()
+                       : executor.inputs().front()->dim(0);
     windowRows += rows;
     totalRows += rows;
-    loss = scalarValue(*plan.outputs().front());
+    loss = scalarValue(*executor.outputs().front());
     if (!std::isfinite(loss))
       return fail(fmt::format("step {}: the loss is {}; lower the learning "
                               "rate or check the data",
@@ -289,8 +297,8 @@ int main(int argc, char **argv) {
     if (metrics) {
       fmt::print(metrics.get(), "{},{:.6g},{:.1f}", stepIndex, loss,
                  rows / std::max(stepSeconds, 1e-9));
-      for (size_t i = 1; i < plan.outputs().size(); ++i) {
-        const Tensor &output = *plan.outputs()[i];
+      for (size_t i = 1; i < executor.outputs().size(); ++i) {
+        const Tensor &output = *executor.outputs()[i];
         if (isScalarFloat(output))
           fmt::print(metrics.get(), ",{:.6g}", scalarValue(output));
         else

@@ -1,14 +1,30 @@
-//===- Plan.h - Execution plans of training steps ---------------*- C++ -*-===//
+//===- Plan.h - Execution plans over numbered slots -------------*- C++ -*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// A plan is what the executor runs: the parameters (state that persists
-// across steps), one preallocated buffer per intermediate value, and a flat
-// list of kernel calls over those buffers. It is built once from the IR
-// (see PlanBuilder.h); running a step walks the list and does not allocate in
-// steady state.
+// A plan is what an executor runs: a flat list of kernel calls over numbered
+// value slots, the slots fed from outside (inputs) and those fetched after a
+// run (outputs), and the parameters each call reads and writes, by index in
+// the ParameterStore the plan was built against. A plan owns no buffers and
+// holds no state: it is built once, by a Plan::Builder (the loader builds
+// plans from IR, see Loader/PlanBuilder.h), and is const afterwards, so one
+// plan can run in any number of executors (see Executor.h) at once.
+//
+// A slot is one of:
+//
+// * a buffer: the executor allocates it once, with the slot's dtype and
+//   capacity, and kernels resize it within that capacity;
+// * a constant: a buffer that the executor fills once with the plan's value;
+//   kernel calls only read it;
+// * a parameter slot: during a run, the parameter's own value (no copy).
+//   Running the plan reads the parameter, and the slot shows its current
+//   value at every point of the run.
+//
+// Every output is a buffer: Builder::build copies an output that would be a
+// parameter slot into a buffer of its own at the end of the run, so nothing
+// a run hands out aliases a parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,75 +32,163 @@
 #define OPENKS_RUNTIME_PLAN_H
 
 #include "openks/Runtime/DataSource.h"
-#include "openks/Runtime/Initializers.h"
+#include "openks/Runtime/ParameterStore.h"
 #include "openks/Runtime/Tensor.h"
 #include "openks/Support/Status.h"
 
-#include <deque>
+#include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace openks::runtime {
 
-/// A named parameter and how it starts.
-struct Parameter {
-  std::string name;
-  InitializerSpec initializer;
-  /// The whole parameter's shape; `value` holds rows [rowBegin, ...) of it.
-  Shape wholeShape;
-  int64_t rowBegin = 0;
-  bool trainable = true;
-  Tensor value;
+/// The number of a value slot in its plan.
+using SlotId = size_t;
+
+/// The tensors one executor runs a plan on, as kernel calls are bound to
+/// them: its slots and its store's parameters. The references stay valid for
+/// the executor's lifetime.
+class Frame {
+public:
+  /// Views `slots`, indexed by SlotId, and the parameters of `store`.
+  Frame(const std::vector<Tensor *> &slots, ParameterStore &store)
+      : slots_(slots), store_(store) {}
+
+  /// Returns the tensor of slot `id`.
+  Tensor &slot(SlotId id) const { return *slots_[id]; }
+  /// Returns the value of parameter `id`.
+  Tensor &parameter(ParameterId id) const { return store_[id].value; }
+
+private:
+  const std::vector<Tensor *> &slots_;
+  ParameterStore &store_;
 };
 
-/// One kernel call: runs a kernel over buffers the plan owns.
-struct Instruction {
-  std::function<Status()> run;
-  /// The op's name and source location, put in front of its errors.
-  std::string where;
-};
+/// A kernel call bound to one executor's tensors; runs it once.
+using BoundKernel = std::function<Status()>;
 
-/// A step compiled for execution.
+/// Binds a kernel call to the tensors of an executor. It is called once per
+/// executor, when the executor is made; the kernel call it returns keeps
+/// pointers to the frame's tensors, so running it neither looks anything up
+/// nor allocates.
+using KernelBinder = std::function<BoundKernel(const Frame &)>;
+
+/// A step, an update region or any other straight-line program, compiled for
+/// execution.
 class Plan {
 public:
-  Plan() = default;
+  class Builder;
+
+  /// The layout of one slot.
+  struct Slot {
+    /// The element type.
+    DType dtype;
+    /// The number of elements the slot holds without reallocation.
+    int64_t capacity;
+    /// For a parameter slot: the parameter it is during a run.
+    std::optional<ParameterId> parameter;
+    /// For a constant slot: the index in constants() of its value.
+    std::optional<size_t> constant;
+  };
+
+  /// One kernel call.
+  struct Instruction {
+    /// Binds the call to the tensors of an executor.
+    KernelBinder bind;
+    /// The parameters the call reads and those it writes, by store index.
+    std::vector<ParameterId> reads, writes;
+    /// The op's location and name, put in front of its errors.
+    std::string where;
+  };
+
+  /// How a run uses one parameter.
+  struct ParameterAccess {
+    ParameterId parameter;
+    /// Whether the run writes it (else it only reads it).
+    bool write;
+  };
+
   Plan(Plan &&) = default;
   Plan &operator=(Plan &&) = default;
 
-  /// Creates a parameter and returns its tensor.
-  Tensor &addParameter(Parameter parameter);
-  /// Creates a value buffer of `dtype` with room for `capacity` elements.
-  Tensor &addValue(DType dtype, int64_t capacity);
-  /// Appends a kernel call.
-  void addInstruction(std::function<Status()> run, std::string where);
+  /// Returns the slots, indexed by SlotId.
+  const std::vector<Slot> &slots() const { return slots_; }
+  /// Returns the values of the constant slots.
+  const std::vector<Tensor> &constants() const { return constants_; }
+  /// Returns the kernel calls in execution order.
+  const std::vector<Instruction> &instructions() const { return instructions_; }
 
-  /// Declares buffer `input` as the step's next fed argument.
-  void addInput(Tensor &input, FeedSpec spec);
-  /// Declares buffer `output` as the step's next fetched result.
-  void addOutput(const Tensor &output, std::string name);
-
-  /// Runs every parameter's initializer (the startup program).
-  Status initializeParameters();
-  /// Runs the step once on the current contents of the input buffers.
-  Status run();
-
-  std::deque<Parameter> &parameters() { return parameters_; }
-  const std::vector<Tensor *> &inputs() const { return inputs_; }
+  /// Returns the slots fed before each run, in order, and their layouts.
+  const std::vector<SlotId> &inputSlots() const { return inputSlots_; }
   const std::vector<FeedSpec> &inputSpecs() const { return inputSpecs_; }
-  const std::vector<const Tensor *> &outputs() const { return outputs_; }
+  /// Returns the slots fetched after each run, in order, and their names.
+  const std::vector<SlotId> &outputSlots() const { return outputSlots_; }
   const std::vector<std::string> &outputNames() const { return outputNames_; }
 
+  /// Returns every parameter a run touches (through a kernel call or a
+  /// parameter slot), once, in ascending index order: the locks an executor
+  /// holds while it runs the plan.
+  const std::vector<ParameterAccess> &accesses() const { return accesses_; }
+
+  /// Returns the number of parameters of the store the plan was built
+  /// against; it runs on stores with these parameters, in this order.
+  size_t numParameters() const { return numParameters_; }
+
 private:
-  // Deques keep element addresses stable as the plan grows: kernels capture
-  // pointers into them.
-  std::deque<Parameter> parameters_;
-  std::deque<Tensor> values_;
+  Plan() = default;
+
+  std::vector<Slot> slots_;
+  std::vector<Tensor> constants_;
   std::vector<Instruction> instructions_;
-  std::vector<Tensor *> inputs_;
+  std::vector<SlotId> inputSlots_;
   std::vector<FeedSpec> inputSpecs_;
-  std::vector<const Tensor *> outputs_;
+  std::vector<SlotId> outputSlots_;
   std::vector<std::string> outputNames_;
+  std::vector<ParameterAccess> accesses_;
+  size_t numParameters_ = 0;
+};
+
+/// Assembles a plan against the parameters of a store.
+class Plan::Builder {
+public:
+  /// Starts a plan over the parameters of `store`, which must outlive the
+  /// builder (the plan does not refer to it).
+  explicit Builder(const ParameterStore &store) : store_(store) {}
+
+  /// Adds a buffer slot of `dtype` with room for `capacity` elements.
+  SlotId addSlot(DType dtype, int64_t capacity);
+  /// Adds a constant slot holding `value`.
+  SlotId addConstantSlot(Tensor value);
+  /// Adds a slot that is parameter `parameter`'s own value during a run.
+  SlotId addParameterSlot(ParameterId parameter);
+  /// Returns the parameter that slot `slot` is, if it is a parameter slot.
+  std::optional<ParameterId> getParameterOf(SlotId slot) const {
+    return plan_.slots_[slot].parameter;
+  }
+
+  /// Appends a kernel call. `reads` and `writes` list the parameters it
+  /// reads and writes, through Frame::parameter or parameter slots; a
+  /// parameter it writes must be listed, or runs would not hold that
+  /// parameter's lock exclusively. `where` ("file:line:col: 'op.name'")
+  /// prefixes its errors.
+  void addInstruction(KernelBinder bind, std::string where,
+                      std::vector<ParameterId> reads = {},
+                      std::vector<ParameterId> writes = {});
+
+  /// Declares buffer slot `slot` as the next fed input, laid out as `spec`.
+  void addInput(SlotId slot, FeedSpec spec);
+  /// Declares slot `slot` as the next fetched output, named `name`.
+  void addOutput(SlotId slot, std::string name);
+
+  /// Returns the plan, after copying each output that is a parameter slot
+  /// into a buffer at the end of the run.
+  Plan build() &&;
+
+private:
+  const ParameterStore &store_;
+  Plan plan_;
 };
 
 } // namespace openks::runtime

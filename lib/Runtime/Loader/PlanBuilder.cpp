@@ -1,4 +1,4 @@
-//===- PlanBuilder.cpp - Build execution plans from train IR --------------===//
+//===- PlanBuilder.cpp - Build execution plans from IR --------------------===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -6,86 +6,73 @@
 
 #include "openks/Runtime/Loader/PlanBuilder.h"
 
+#include "KernelCall.h"
+#include "LoaderUtils.h"
 #include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Runtime/Kernels.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace openks;
 using namespace openks::runtime;
+using namespace openks::runtime::loader;
 
 namespace {
 
 /// Builds one plan; see buildPlan.
-class PlanBuilder {
+class PlanLowering {
 public:
-  PlanBuilder(const PlanOptions &options) : options(options) {}
+  PlanLowering(const ParameterStore &store, const PlanOptions &options)
+      : store(store), options(options), builder(store) {}
 
-  FailureOr<Plan> build(train::StepOp step);
+  FailureOr<Plan> build(Region &body);
 
 private:
-  LogicalResult addParameters(Operation *symbolTable);
-  LogicalResult addInputs(train::StepOp step);
+  LogicalResult addInputs(Block &block);
   LogicalResult lower(Operation *op);
   LogicalResult lowerRead(train::ReadOp op);
   LogicalResult lowerYield(train::YieldOp op);
+  LogicalResult lowerFill(train::FillOp op);
 
-  /// Returns the buffer of an already lowered value.
-  const Tensor *in(Value value) { return buffers.lookup(value); }
-  /// Returns the buffers of already lowered values.
-  std::vector<const Tensor *> in(ValueRange values);
-  /// Creates the buffer of `value`, sized for the largest batch.
-  Tensor *out(Value value);
-  /// Creates the buffers of `values`.
-  std::vector<Tensor *> out(ValueRange values);
-  /// Appends a call of `kernel` on `args`; tensor pointers are passed to it
-  /// as references.
+  /// Returns the parameter `name` after checking that the store has it, with
+  /// the element type and shape of `type` if given; reports on `op` if not.
+  FailureOr<ParameterId> lookupParameter(Operation *op, FlatSymbolRefAttr name,
+                                         Type type = {});
+  /// Returns the position of the last op that uses `value`, directly or
+  /// through the ops that pass its buffer on.
+  unsigned getLastUse(Value value);
+
+  /// Returns the slot of an already lowered value.
+  In in(Value value) { return {slots.lookup(value)}; }
+  /// Returns the slots of already lowered values.
+  Ins in(ValueRange values);
+  /// Creates the slot of `value`, sized for the largest batch.
+  Out out(Value value);
+  /// Creates the slots of `values`.
+  Outs out(ValueRange values);
+  /// Returns the parameter an op updates through the symbol `name`.
+  FailureOr<ParamOut> update(Operation *op, FlatSymbolRefAttr name);
+
+  /// Appends a call of `kernel` on `args` (see KernelCall.h).
   template <typename Kernel, typename... Args>
   LogicalResult call(Operation *op, Kernel kernel, Args... args);
-  /// Returns the tensor of parameter `name`.
-  Tensor *param(FlatSymbolRefAttr name) {
-    return params.lookup(name.getValue());
-  }
-  /// Appends a kernel call for `op`.
-  LogicalResult emit(Operation *op, std::function<Status()> run);
 
+  const ParameterStore &store;
   const PlanOptions &options;
-  Plan plan;
-  llvm::DenseMap<Value, Tensor *> buffers;
-  llvm::StringMap<Tensor *> params;
-  /// The position of each op of the step body, for the read aliasing rule.
+  Plan::Builder builder;
+  llvm::DenseMap<Value, SlotId> slots;
+  /// The position of each op of the body, for the read sharing rule.
   llvm::DenseMap<Operation *, unsigned> positions;
   /// The positions of the ops that write each parameter.
-  llvm::StringMap<SmallVector<unsigned>> writers;
+  llvm::DenseMap<ParameterId, SmallVector<unsigned>> writers;
 };
 
 } // namespace
-
-/// Maps an MLIR element type to a runtime dtype.
-static FailureOr<DType> dtypeOf(Operation *op, Type type) {
-  Type element = getElementTypeOrSelf(type);
-  if (element.isF32())
-    return DType::F32;
-  if (element.isF64())
-    return DType::F64;
-  if (element.isInteger(64))
-    return DType::I64;
-  return op->emitOpError("the runtime has no tensors of ") << element;
-}
-
-/// Returns the runtime shape of a ranked tensor type, with -1 for dynamic
-/// dimensions.
-static Shape shapeOf(RankedTensorType type) {
-  Shape shape;
-  for (int64_t size : type.getShape())
-    shape.push_back(ShapedType::isDynamic(size) ? -1 : size);
-  return shape;
-}
 
 /// Returns a short "file:line:col: 'op.name'" for runtime error messages.
 static std::string describe(Operation *op) {
@@ -98,142 +85,151 @@ static std::string describe(Operation *op) {
   return text;
 }
 
-static InitializerSpec initializerSpec(train::InitializerAttrInterface attr,
-                                       uint64_t runSeed) {
-  InitializerSpec spec;
-  llvm::TypeSwitch<Attribute>(attr)
-      .Case([&](train::ConstantInitAttr a) {
-        spec.kind = InitializerSpec::Kind::Constant;
-        spec.value = a.getValue().convertToDouble();
-      })
-      .Case([&](train::UniformInitAttr a) {
-        spec.kind = InitializerSpec::Kind::Uniform;
-        spec.min = a.getMin().convertToDouble();
-        spec.max = a.getMax().convertToDouble();
-        spec.seed = mixSeed(a.getSeed(), runSeed);
-      })
-      .Case([&](train::GaussianInitAttr a) {
-        spec.kind = InitializerSpec::Kind::Gaussian;
-        spec.mean = a.getMean().convertToDouble();
-        spec.std = a.getStd().convertToDouble();
-        spec.seed = mixSeed(a.getSeed(), runSeed);
-      })
-      .Case([&](train::XavierInitAttr a) {
-        spec.kind = InitializerSpec::Kind::Xavier;
-        spec.seed = mixSeed(a.getSeed(), runSeed);
-      });
-  return spec;
+FailureOr<ParameterId> PlanLowering::lookupParameter(Operation *op,
+                                                     FlatSymbolRefAttr name,
+                                                     Type type) {
+  std::optional<ParameterId> id = store.lookup(name.getValue().str());
+  if (!id)
+    return op->emitOpError("refers to ")
+           << name << ", which is not in the parameter store";
+  if (!type)
+    return *id;
+  const Tensor &value = store[*id].value;
+  auto tensorType = cast<RankedTensorType>(type);
+  FailureOr<DType> dtype = getDType(op, tensorType);
+  if (failed(dtype))
+    return failure();
+  if (*dtype != value.dtype() || getShape(tensorType) != value.shape())
+    return op->emitOpError("has type ") << type << ", but the store holds "
+                                        << name << " as " << value.typeString();
+  return *id;
 }
 
-LogicalResult PlanBuilder::addParameters(Operation *symbolTable) {
-  for (Operation &op : symbolTable->getRegion(0).front()) {
-    auto paramOp = dyn_cast<train::ParameterOpInterface>(op);
-    if (!paramOp)
-      continue;
-    FailureOr<DType> dtype = dtypeOf(&op, paramOp.getParameterType());
-    if (failed(dtype))
-      return failure();
-    Parameter parameter;
-    parameter.name = SymbolTable::getSymbolName(&op).str();
-    parameter.initializer =
-        initializerSpec(paramOp.getInitializerAttr(), options.runSeed);
-    parameter.trainable = paramOp.isTrainable();
-    parameter.wholeShape = shapeOf(paramOp.getParameterType());
-    parameter.value = Tensor(*dtype, shapeOf(paramOp.getParameterType()));
-    std::string name = parameter.name;
-    params[name] = &plan.addParameter(std::move(parameter));
-  }
-  return success();
+Ins PlanLowering::in(ValueRange values) {
+  Ins result;
+  for (Value value : values)
+    result.slots.push_back(slots.lookup(value));
+  return result;
 }
 
-Tensor *PlanBuilder::out(Value value) {
+Out PlanLowering::out(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t capacity = 1;
   for (int64_t size : type.getShape())
     capacity *= ShapedType::isDynamic(size) ? options.maxBatch : size;
-  // dtypeOf cannot fail here: the op verifiers admit only f32, f64 and i64.
-  DType dtype =
-      *dtypeOf(value.getDefiningOp() ? value.getDefiningOp()
-                                     : value.getParentBlock()->getParentOp(),
-               type);
-  Tensor *tensor = &plan.addValue(dtype, capacity);
-  buffers[value] = tensor;
-  return tensor;
+  // getDType cannot fail here: the op verifiers admit only f32, f64 and i64.
+  Operation *owner = value.getDefiningOp()
+                         ? value.getDefiningOp()
+                         : value.getParentBlock()->getParentOp();
+  SlotId slot = builder.addSlot(*getDType(owner, type), capacity);
+  slots[value] = slot;
+  return {slot};
 }
 
-LogicalResult PlanBuilder::addInputs(train::StepOp step) {
-  for (BlockArgument argument : step.getBody().getArguments()) {
-    auto type = cast<RankedTensorType>(argument.getType());
-    FailureOr<DType> dtype = dtypeOf(step, type);
+Outs PlanLowering::out(ValueRange values) {
+  Outs result;
+  for (Value value : values)
+    result.slots.push_back(out(value).slot);
+  return result;
+}
+
+FailureOr<ParamOut> PlanLowering::update(Operation *op,
+                                         FlatSymbolRefAttr name) {
+  FailureOr<ParameterId> id = lookupParameter(op, name);
+  if (failed(id))
+    return failure();
+  return ParamOut{*id};
+}
+
+template <typename Kernel, typename... Args>
+LogicalResult PlanLowering::call(Operation *op, Kernel kernel, Args... args) {
+  std::vector<ParameterId> reads, writes;
+  collectAccesses(builder, reads, writes, args...);
+  builder.addInstruction(bindKernel(kernel, args...), describe(op),
+                         std::move(reads), std::move(writes));
+  return success();
+}
+
+LogicalResult PlanLowering::addInputs(Block &block) {
+  Operation *owner = block.getParentOp();
+  for (BlockArgument argument : block.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(argument.getType());
+    if (!type)
+      return owner->emitOpError("cannot feed a value of type ")
+             << argument.getType() << "; the runtime feeds ranked tensors";
+    FailureOr<DType> dtype = getDType(owner, type);
     if (failed(dtype))
       return failure();
-    plan.addInput(*out(argument), FeedSpec{*dtype, shapeOf(type)});
+    builder.addInput(out(argument).slot, FeedSpec{*dtype, getShape(type)});
   }
   return success();
 }
 
-LogicalResult PlanBuilder::emit(Operation *op, std::function<Status()> run) {
-  plan.addInstruction(std::move(run), describe(op));
-  return success();
+unsigned PlanLowering::getLastUse(Value value) {
+  unsigned last = 0;
+  for (Operation *user : value.getUsers()) {
+    last = std::max(last, positions.lookup(user));
+    if (auto stop = dyn_cast<train::StopGradientOp>(user))
+      last = std::max(last, getLastUse(stop.getOut()));
+  }
+  return last;
 }
 
-/// A read hands over the parameter's own buffer unless the parameter is
-/// written before the read value's last use; then it copies.
-LogicalResult PlanBuilder::lowerRead(train::ReadOp op) {
-  Tensor *source = param(op.getParamAttr());
+/// The kernel of a read that copies: `to` = `from`.
+static Status copyTensor(const Tensor &from, Tensor &to) {
+  to.copyFrom(from);
+  return Status::ok();
+}
+
+/// The kernel of train.write; writing a parameter's own value is a no-op.
+static Status overwrite(const Tensor &value, Tensor &parameter) {
+  if (&value != &parameter)
+    parameter.copyFrom(value);
+  return Status::ok();
+}
+
+/// A read shares the parameter's own buffer (a parameter slot) unless the
+/// parameter is written before the read value's last use; then it copies.
+LogicalResult PlanLowering::lowerRead(train::ReadOp op) {
+  FailureOr<ParameterId> id =
+      lookupParameter(op, op.getParamAttr(), op.getValue().getType());
+  if (failed(id))
+    return failure();
   unsigned readAt = positions.lookup(op);
-  unsigned lastUse = readAt;
-  for (Operation *user : op.getValue().getUsers())
-    lastUse = std::max(lastUse, positions.lookup(user));
-  bool clobbered = llvm::any_of(
-      writers.lookup(op.getParamAttr().getValue()),
-      [&](unsigned writeAt) { return writeAt > readAt && writeAt <= lastUse; });
+  unsigned lastUse = std::max(readAt, getLastUse(op.getValue()));
+  bool clobbered = llvm::any_of(writers.lookup(*id), [&](unsigned writeAt) {
+    return writeAt > readAt && writeAt <= lastUse;
+  });
   if (!clobbered) {
-    buffers[op.getValue()] = source;
+    slots[op.getValue()] = builder.addParameterSlot(*id);
     return success();
   }
-  Tensor *copy = out(op.getValue());
-  return emit(op, [source, copy] {
-    copy->copyFrom(*source);
-    return Status::ok();
-  });
+  return call(op, copyTensor, ParamIn{*id}, out(op.getValue()));
 }
 
-LogicalResult PlanBuilder::lowerYield(train::YieldOp op) {
+LogicalResult PlanLowering::lowerYield(train::YieldOp op) {
   auto step = op->getParentOfType<train::StepOp>();
   for (auto [index, value] : llvm::enumerate(op.getResults())) {
     std::string name = index == 0 ? "loss" : "result" + std::to_string(index);
     if (auto attr = step.getResultAttrOfType<StringAttr>(index, "train.name"))
       name = attr.getValue().str();
-    plan.addOutput(*in(value), std::move(name));
+    builder.addOutput(in(value).slot, std::move(name));
   }
   return success();
 }
 
-/// Kernel arguments are captured as pointers into the plan; kernels take
-/// references.
-template <typename T> static T &deref(T *tensor) { return *tensor; }
-template <typename T> static T &&deref(T &&value) {
-  return std::forward<T>(value);
-}
-
-template <typename Kernel, typename... Args>
-LogicalResult PlanBuilder::call(Operation *op, Kernel kernel, Args... args) {
-  return emit(op, [kernel, args...] { return kernel(deref(args)...); });
-}
-
-std::vector<const Tensor *> PlanBuilder::in(ValueRange values) {
-  std::vector<const Tensor *> tensors;
-  for (Value value : values)
-    tensors.push_back(in(value));
-  return tensors;
-}
-
-std::vector<Tensor *> PlanBuilder::out(ValueRange values) {
-  std::vector<Tensor *> tensors;
-  for (Value value : values)
-    tensors.push_back(out(value));
-  return tensors;
+/// Fills are constants: computed once, here.
+LogicalResult PlanLowering::lowerFill(train::FillOp op) {
+  RankedTensorType type = op.getOut().getType();
+  FailureOr<DType> dtype = getDType(op, type);
+  if (failed(dtype))
+    return failure();
+  Tensor value(*dtype, getShape(type));
+  Status status = kernels::fill(op.getValue().convertToDouble(), value);
+  if (!status.isOk())
+    return op.emitOpError(status.message());
+  slots[op.getOut()] = builder.addConstantSlot(std::move(value));
+  return success();
 }
 
 static std::optional<int64_t> optionalIndex(std::optional<uint64_t> value) {
@@ -248,32 +244,22 @@ template <typename T> static std::vector<T> vectorOf(ArrayRef<T> values) {
   return std::vector<T>(values.begin(), values.end());
 }
 
-LogicalResult PlanBuilder::lower(Operation *op) {
+LogicalResult PlanLowering::lower(Operation *op) {
   using namespace kernels;
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](train::ReadOp read) { return lowerRead(read); })
-      .Case([&](train::WriteOp write) {
-        const Tensor *value = in(write.getValue());
-        Tensor *target = param(write.getParamAttr());
-        return emit(op, [value, target] {
-          if (value != target)
-            target->copyFrom(*value);
-          return Status::ok();
-        });
+      .Case([&](train::WriteOp write) -> LogicalResult {
+        FailureOr<ParameterId> id = lookupParameter(op, write.getParamAttr(),
+                                                    write.getValue().getType());
+        if (failed(id))
+          return failure();
+        return call(op, overwrite, in(write.getValue()), ParamOut{*id});
       })
       .Case([&](train::YieldOp yield) { return lowerYield(yield); })
-      // Fills are constants: computed once, here.
-      .Case([&](train::FillOp fill) -> LogicalResult {
-        Tensor *result = out(fill.getOut());
-        result->resize(shapeOf(fill.getOut().getType()));
-        Status status = kernels::fill(toDouble(fill.getValue()), *result);
-        if (!status.isOk())
-          return fill.emitOpError(status.message());
-        return success();
-      })
+      .Case([&](train::FillOp fill) { return lowerFill(fill); })
       // SSA values never change, so passing one through needs no copy.
       .Case([&](train::StopGradientOp s) {
-        buffers[s.getOut()] = buffers.lookup(s.getX());
+        slots[s.getOut()] = slots.lookup(s.getX());
         return success();
       })
       // Gradient slots only carry information between passes.
@@ -319,7 +305,7 @@ LogicalResult PlanBuilder::lower(Operation *op) {
                     s.getKeepDims(), out(s.getOut()));
       })
       .Case([&](train::ReshapeOp s) {
-        return call(op, reshape, in(s.getX()), shapeOf(s.getOut().getType()),
+        return call(op, reshape, in(s.getX()), getShape(s.getOut().getType()),
                     out(s.getOut()));
       })
       .Case([&](train::ConcatOp c) {
@@ -332,11 +318,11 @@ LogicalResult PlanBuilder::lower(Operation *op) {
       })
       // A gradient nothing reads (that of the fed batch) is not computed.
       .Case([&](train::MatmulGradOp g) {
-        Tensor *da = g.getDa().use_empty() ? nullptr : out(g.getDa());
-        Tensor *db = g.getDb().use_empty() ? nullptr : out(g.getDb());
-        return emit(op,
-                    [a = in(g.getA()), b = in(g.getB()), dout = in(g.getDout()),
-                     da, db] { return matmulGrad(*a, *b, *dout, da, db); });
+        auto maybeOut = [&](Value value) {
+          return value.use_empty() ? MaybeOut{} : MaybeOut{out(value).slot};
+        };
+        return call(op, matmulGrad, in(g.getA()), in(g.getB()), in(g.getDout()),
+                    maybeOut(g.getDa()), maybeOut(g.getDb()));
       })
       .Case([&](train::AddGradOp g) {
         return call(op, addGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
@@ -388,29 +374,43 @@ LogicalResult PlanBuilder::lower(Operation *op) {
       })
       .Case([&](train::EmbeddingGradOp g) {
         return call(op, embeddingGrad, in(g.getIds()), in(g.getDout()),
-                    shapeOf(g.getDtable().getType()),
+                    getShape(g.getDtable().getType()),
                     optionalIndex(g.getPaddingIdx()), out(g.getDtable()));
       })
-      .Case([&](train::SgdOp o) {
-        return call(op, sgd, param(o.getParamAttr()), in(o.getGrad()),
-                    in(o.getLr()));
+      .Case([&](train::SgdOp o) -> LogicalResult {
+        FailureOr<ParamOut> param = update(op, o.getParamAttr());
+        if (failed(param))
+          return failure();
+        return call(op, sgd, *param, in(o.getGrad()), in(o.getLr()));
       })
-      .Case([&](train::MomentumOp o) {
-        return call(op, momentum, param(o.getParamAttr()),
-                    param(o.getVelocityAttr()), in(o.getGrad()), in(o.getLr()),
-                    toDouble(o.getMu()), o.getNesterov());
+      .Case([&](train::MomentumOp o) -> LogicalResult {
+        FailureOr<ParamOut> param = update(op, o.getParamAttr());
+        FailureOr<ParamOut> velocity = update(op, o.getVelocityAttr());
+        if (failed(param) || failed(velocity))
+          return failure();
+        return call(op, momentum, *param, *velocity, in(o.getGrad()),
+                    in(o.getLr()), toDouble(o.getMu()), o.getNesterov());
       })
-      .Case([&](train::AdamOp o) {
-        return call(op, adam, param(o.getParamAttr()),
-                    param(o.getMoment1Attr()), param(o.getMoment2Attr()),
-                    param(o.getBeta1PowAttr()), param(o.getBeta2PowAttr()),
+      .Case([&](train::AdamOp o) -> LogicalResult {
+        FailureOr<ParamOut> param = update(op, o.getParamAttr());
+        FailureOr<ParamOut> moment1 = update(op, o.getMoment1Attr());
+        FailureOr<ParamOut> moment2 = update(op, o.getMoment2Attr());
+        FailureOr<ParamOut> beta1Pow = update(op, o.getBeta1PowAttr());
+        FailureOr<ParamOut> beta2Pow = update(op, o.getBeta2PowAttr());
+        if (failed(param) || failed(moment1) || failed(moment2) ||
+            failed(beta1Pow) || failed(beta2Pow))
+          return failure();
+        return call(op, adam, *param, *moment1, *moment2, *beta1Pow, *beta2Pow,
                     in(o.getGrad()), in(o.getLr()), toDouble(o.getBeta1()),
                     toDouble(o.getBeta2()), toDouble(o.getEpsilon()));
       })
-      .Case([&](train::AdagradOp o) {
-        return call(op, adagrad, param(o.getParamAttr()),
-                    param(o.getMomentAttr()), in(o.getGrad()), in(o.getLr()),
-                    toDouble(o.getEpsilon()));
+      .Case([&](train::AdagradOp o) -> LogicalResult {
+        FailureOr<ParamOut> param = update(op, o.getParamAttr());
+        FailureOr<ParamOut> moment = update(op, o.getMomentAttr());
+        if (failed(param) || failed(moment))
+          return failure();
+        return call(op, adagrad, *param, *moment, in(o.getGrad()),
+                    in(o.getLr()), toDouble(o.getEpsilon()));
       })
       .Case([&](train::ClipByGlobalNormOp c) {
         return call(op, clipByGlobalNorm, in(c.getGrads()),
@@ -439,38 +439,41 @@ LogicalResult PlanBuilder::lower(Operation *op) {
       })
       .Default([&](Operation *other) {
         return other->emitOpError(
-            "cannot run in a single-process step; the runtime has no kernel "
-            "for it");
+            "cannot be run: the runtime has no kernel for it");
       });
 }
 
-FailureOr<Plan> PlanBuilder::build(train::StepOp step) {
-  Operation *symbolTable =
-      SymbolTable::getNearestSymbolTable(step->getParentOp());
-  if (!symbolTable || failed(addParameters(symbolTable)) ||
-      failed(addInputs(step)))
+FailureOr<Plan> PlanLowering::build(Region &body) {
+  if (!body.hasOneBlock())
+    return body.getParentOp()->emitOpError(
+        "has a region the runtime cannot run: a plan needs exactly one block");
+  Block &block = body.front();
+  if (failed(addInputs(block)))
     return failure();
 
-  Block &body = step.getBody().front();
-  for (auto [index, op] : llvm::enumerate(body)) {
+  // Every parameter written before lowering, for the read sharing rule.
+  for (auto [index, op] : llvm::enumerate(block)) {
     positions[&op] = index;
+    SmallVector<FlatSymbolRefAttr> written;
     if (auto write = dyn_cast<train::WriteOp>(op))
-      writers[write.getParamAttr().getValue()].push_back(index);
+      written.push_back(write.getParamAttr());
     if (auto optimizer = dyn_cast<train::OptimizerOpInterface>(op)) {
-      writers[optimizer.getParamAttr().getValue()].push_back(index);
-      for (FlatSymbolRefAttr state : optimizer.getElementwiseState())
-        writers[state.getValue()].push_back(index);
-      for (FlatSymbolRefAttr state : optimizer.getScalarState())
-        writers[state.getValue()].push_back(index);
+      written.push_back(optimizer.getParamAttr());
+      llvm::append_range(written, optimizer.getElementwiseState());
+      llvm::append_range(written, optimizer.getScalarState());
     }
+    for (FlatSymbolRefAttr name : written)
+      if (std::optional<ParameterId> id = store.lookup(name.getValue().str()))
+        writers[*id].push_back(index);
   }
-  for (Operation &op : body)
+  for (Operation &op : block)
     if (failed(lower(&op)))
       return failure();
-  return std::move(plan);
+  return std::move(builder).build();
 }
 
-FailureOr<Plan> openks::runtime::buildPlan(train::StepOp step,
+FailureOr<Plan> openks::runtime::buildPlan(Region &body,
+                                           const ParameterStore &store,
                                            const PlanOptions &options) {
-  return PlanBuilder(options).build(step);
+  return PlanLowering(store, options).build(body);
 }

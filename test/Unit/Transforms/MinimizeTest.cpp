@@ -11,9 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Runtime/DataSource.h"
+#include "openks/Runtime/Executor.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -29,6 +31,17 @@ using namespace openks;
 using namespace openks::runtime;
 
 namespace {
+
+/// The parameters, the plan and an executor of a program's only step.
+struct LoadedStep {
+  LoadedStep(ParameterStore builtStore, Plan builtPlan)
+      : store(std::move(builtStore)), plan(std::move(builtPlan)),
+        executor(plan, store) {}
+
+  ParameterStore store;
+  Plan plan;
+  Executor executor;
+};
 
 class MinimizeTest : public ::testing::Test {
 protected:
@@ -56,15 +69,18 @@ protected:
     ASSERT_TRUE(succeeded(pm.run(module)));
   }
 
-  /// Builds the plan of the module's only step.
-  static Plan planOf(ModuleOp module, int64_t maxBatch) {
+  /// Loads the module's only step, with the parameters of its program.
+  static std::unique_ptr<LoadedStep> load(ModuleOp module, int64_t maxBatch) {
     train::StepOp step;
     module.walk([&](train::StepOp op) { step = op; });
     PlanOptions options;
     options.maxBatch = maxBatch;
-    FailureOr<Plan> plan = buildPlan(step, options);
+    FailureOr<ParameterStore> store =
+        buildParameterStore(step->getParentOp(), options);
+    EXPECT_TRUE(succeeded(store));
+    FailureOr<Plan> plan = buildPlan(step.getBody(), *store, options);
     EXPECT_TRUE(succeeded(plan));
-    return std::move(*plan);
+    return std::make_unique<LoadedStep>(std::move(*store), std::move(*plan));
   }
 
   MLIRContext context;
@@ -81,7 +97,7 @@ struct GradientCase {
   std::string body;
   std::string outType;
   /// Fills the step inputs.
-  std::function<void(Plan &)> feed;
+  std::function<void(Executor &)> feed;
 };
 
 std::string programOf(const GradientCase &c) {
@@ -102,29 +118,29 @@ std::string programOf(const GradientCase &c) {
 }
 
 /// Sets i64 input `index` to `values` with shape `shape`.
-void feedIds(Plan &plan, size_t index, const Shape &shape,
+void feedIds(Executor &executor, size_t index, const Shape &shape,
              std::vector<int64_t> values) {
-  Tensor &input = *plan.inputs()[index];
+  Tensor &input = *executor.inputs()[index];
   input.resize(shape);
   std::copy(values.begin(), values.end(), input.data<int64_t>());
 }
 
 /// Sets f64 input `index` to `values` with shape `shape`.
-void feedFloats(Plan &plan, size_t index, const Shape &shape,
+void feedFloats(Executor &executor, size_t index, const Shape &shape,
                 std::vector<double> values) {
-  Tensor &input = *plan.inputs()[index];
+  Tensor &input = *executor.inputs()[index];
   input.resize(shape);
   std::copy(values.begin(), values.end(), input.data<double>());
 }
 
-double lossOf(Plan &plan) {
-  Status status = plan.run();
+double lossOf(Executor &executor) {
+  Status status = executor.run();
   EXPECT_TRUE(status.isOk()) << status.message();
-  return *plan.outputs().front()->data<double>();
+  return *executor.outputs().front()->data<double>();
 }
 
 std::vector<GradientCase> gradientCases() {
-  auto noFeed = [](Plan &) {};
+  auto noFeed = [](Executor &) {};
   const std::string a = "train.param @a : tensor<3x4xf64> init "
                         "#train.uniform<min = -1.0, max = 1.0, seed = 1>";
   const std::string b = "train.param @b : tensor<4x2xf64> init "
@@ -133,11 +149,14 @@ std::vector<GradientCase> gradientCases() {
                            "#train.uniform<min = -1.0, max = 1.0, seed = 3>";
   const std::string readA = "%a = train.read @a : tensor<3x4xf64>\n";
   auto unary = [&](const char *name, const char *op) {
-    return GradientCase{name, a, "",
+    return GradientCase{name,
+                        a,
+                        "",
                         readA + fmt::format("%out = train.{} %a : "
                                             "tensor<3x4xf64>",
                                             op),
-                        "tensor<3x4xf64>", noFeed};
+                        "tensor<3x4xf64>",
+                        noFeed};
   };
   return {
       {"matmul", a + "\n" + b, "",
@@ -170,13 +189,15 @@ std::vector<GradientCase> gradientCases() {
        readA + "%out = train.softmax_cross_entropy %a, %labels : "
                "(tensor<3x4xf64>, tensor<3xi64>) -> tensor<3xf64>",
        "tensor<3xf64>",
-       [](Plan &plan) { feedIds(plan, 0, Shape{3}, {2, 0, 3}); }},
+       [](Executor &executor) {
+         feedIds(executor, 0, Shape{3}, {2, 0, 3});
+       }},
       {"sigmoid_cross_entropy", a, "%z: tensor<3x4xf64>",
        readA + "%out = train.sigmoid_cross_entropy %a, %z : "
                "(tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
        "tensor<3x4xf64>",
-       [](Plan &plan) {
-         feedFloats(plan, 0, Shape{3, 4},
+       [](Executor &executor) {
+         feedFloats(executor, 0, Shape{3, 4},
                     {1, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 1});
        }},
       {"mean", a, "",
@@ -209,7 +230,9 @@ std::vector<GradientCase> gradientCases() {
        "%out = train.embedding %t, %ids {padding_idx = 1 : i64} : "
        "(tensor<5x3xf64>, tensor<2x3xi64>) -> tensor<2x3x3xf64>",
        "tensor<2x3x3xf64>",
-       [](Plan &plan) { feedIds(plan, 0, Shape{2, 3}, {0, 4, 0, 1, 2, 4}); }},
+       [](Executor &executor) {
+         feedIds(executor, 0, Shape{2, 3}, {0, 4, 0, 1, 2, 4});
+       }},
   };
 }
 
@@ -224,38 +247,39 @@ TEST_F(MinimizeTest, GeneratedBackwardMatchesFiniteDifferences) {
     // With sgd at lr 1, one step moves each parameter by minus its gradient.
     minimize(*minimized, "optimizer=sgd lr=1.0");
 
-    Plan lossPlan = planOf(*forward, 8);
-    Plan trainPlan = planOf(*minimized, 8);
-    ASSERT_TRUE(lossPlan.initializeParameters().isOk());
-    ASSERT_TRUE(trainPlan.initializeParameters().isOk());
-    c.feed(lossPlan);
-    c.feed(trainPlan);
+    std::unique_ptr<LoadedStep> loss = load(*forward, 8);
+    std::unique_ptr<LoadedStep> train = load(*minimized, 8);
+    ASSERT_TRUE(loss->store.initialize().isOk());
+    ASSERT_TRUE(train->store.initialize().isOk());
+    c.feed(loss->executor);
+    c.feed(train->executor);
 
     std::map<std::string, std::vector<double>> before;
-    for (Parameter &param : trainPlan.parameters())
+    for (ParameterId id = 0; id < train->store.size(); ++id) {
+      const Parameter &param = train->store[id];
       if (param.trainable)
         before[param.name].assign(param.value.data<double>(),
                                   param.value.data<double>() +
                                       param.value.numel());
-    lossOf(trainPlan);
+    }
+    lossOf(train->executor);
 
     int checked = 0;
     double largest = 0;
-    for (Parameter &param : lossPlan.parameters()) {
+    for (ParameterId id = 0; id < loss->store.size(); ++id) {
+      Parameter &param = loss->store[id];
       if (!param.trainable)
         continue;
-      const Parameter *after = nullptr;
-      for (const Parameter &p : trainPlan.parameters())
-        if (p.name == param.name)
-          after = &p;
-      ASSERT_NE(after, nullptr) << param.name;
+      std::optional<ParameterId> afterId = train->store.lookup(param.name);
+      ASSERT_TRUE(afterId) << param.name;
+      const Parameter *after = &train->store[*afterId];
       double *values = param.value.data<double>();
       for (int64_t i = 0; i < param.value.numel(); ++i) {
         double saved = values[i];
         values[i] = saved + h;
-        double up = lossOf(lossPlan);
+        double up = lossOf(loss->executor);
         values[i] = saved - h;
-        double down = lossOf(lossPlan);
+        double down = lossOf(loss->executor);
         values[i] = saved;
         double numeric = (up - down) / (2 * h);
         double analytic =
@@ -281,28 +305,29 @@ TEST_F(MinimizeTest, MinimizedExampleMatchesTheHandWrittenOne) {
   minimize(*generated, "optimizer=sgd lr=0.1");
 
   constexpr int64_t batch = 64;
-  Plan plans[] = {planOf(*generated, batch), planOf(*handWritten, batch)};
+  std::unique_ptr<LoadedStep> steps[] = {load(*generated, batch),
+                                         load(*handWritten, batch)};
   std::unique_ptr<DataSource> sources[2];
   for (int i = 0; i < 2; ++i) {
-    ASSERT_TRUE(plans[i].initializeParameters().isOk());
+    ASSERT_TRUE(steps[i]->store.initialize().isOk());
     ASSERT_TRUE(openDataSource("synthetic:classes=10,seed=7",
-                               plans[i].inputSpecs(), Shard{}, sources[i])
+                               steps[i]->plan.inputSpecs(), Shard{}, sources[i])
                     .isOk());
   }
   for (int step = 0; step < 20; ++step)
     for (int i = 0; i < 2; ++i) {
-      ASSERT_TRUE(sources[i]->next(batch, plans[i].inputs()).isOk());
-      ASSERT_TRUE(plans[i].run().isOk());
+      ASSERT_TRUE(sources[i]->next(batch, steps[i]->executor.inputs()).isOk());
+      ASSERT_TRUE(steps[i]->executor.run().isOk());
     }
 
-  auto &generatedParams = plans[0].parameters();
-  auto &handParams = plans[1].parameters();
+  const ParameterStore &generatedParams = steps[0]->store;
+  const ParameterStore &handParams = steps[1]->store;
   ASSERT_EQ(generatedParams.size(), handParams.size());
-  for (const Parameter &param : handParams) {
-    auto match = std::find_if(
-        generatedParams.begin(), generatedParams.end(),
-        [&](const Parameter &p) { return p.name == param.name; });
-    ASSERT_NE(match, generatedParams.end()) << param.name;
+  for (ParameterId id = 0; id < handParams.size(); ++id) {
+    const Parameter &param = handParams[id];
+    std::optional<ParameterId> matchId = generatedParams.lookup(param.name);
+    ASSERT_TRUE(matchId) << param.name;
+    const Parameter *match = &generatedParams[*matchId];
     ASSERT_EQ(match->value.shape(), param.value.shape()) << param.name;
     EXPECT_EQ(0, std::memcmp(match->value.rawData(), param.value.rawData(),
                              param.value.numel() * sizeof(float)))

@@ -1,27 +1,30 @@
-//===- PlanBuilder.h - Build execution plans from train IR ------*- C++ -*-===//
+//===- PlanBuilder.h - Build stores and plans from IR -----------*- C++ -*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// The one place where the runtime meets MLIR: turns a verified `train.step`
-// and the parameters of its enclosing program into a Plan. Every value gets
-// its buffer here, sized for the largest batch, and every op one kernel
-// call; after this nothing walks the IR.
+// The one place where the runtime meets MLIR. A role's parameters become a
+// ParameterStore, built from the symbol table that declares them; each of its
+// straight-line regions becomes a Plan against that store. Every value gets
+// its slot here, sized for the largest batch, and every op one kernel call;
+// after this nothing walks the IR.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_RUNTIME_LOADER_PLANBUILDER_H
 #define OPENKS_RUNTIME_LOADER_PLANBUILDER_H
 
-#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/Runtime/ParameterStore.h"
 #include "openks/Runtime/Plan.h"
 
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Region.h"
 #include "mlir/Support/LLVM.h"
 
 namespace openks::runtime {
 
-/// How to build a plan.
+/// How to build stores and plans.
 struct PlanOptions {
   /// Dynamic dimensions (the batch) are given room for this many rows.
   int64_t maxBatch = 1;
@@ -29,10 +32,26 @@ struct PlanOptions {
   uint64_t runSeed = 0;
 };
 
-/// Builds the plan of `step`, whose parameters are the parameter ops of the
-/// symbol table around it. An op the runtime cannot run is reported as an
-/// error on that op.
-mlir::FailureOr<Plan> buildPlan(train::StepOp step, const PlanOptions &options);
+/// Builds the store of the parameters declared in the body of `symbolTable`
+/// (a `train.program`, a `ps.worker` or a `ps.server`): one parameter, not
+/// yet initialised, per op implementing `train::ParameterOpInterface`, in
+/// body order, named by its symbol. A `ps.block` that is a row slice keeps
+/// its rows' offset and its origin's whole shape, so initialising it yields
+/// exactly those rows of the whole parameter. A parameter of an element
+/// type the runtime has no tensors of is reported as an error on its op.
+mlir::FailureOr<ParameterStore>
+buildParameterStore(mlir::Operation *symbolTable, const PlanOptions &options);
+
+/// Builds the plan of `body`, a single-block region such as the body of a
+/// `train.step` or of a `ps.update`, against `store` (built from the symbol
+/// table the region's parameter references resolve in). The block's
+/// arguments are the plan's inputs, in order; the values of a terminating
+/// `train.yield` are its outputs, named by the step's `train.name` result
+/// attributes (else "loss" for the first, "result<i>" for the others). An op
+/// the runtime cannot run, or a parameter reference the store does not
+/// match, is reported as an error on that op.
+mlir::FailureOr<Plan> buildPlan(mlir::Region &body, const ParameterStore &store,
+                                const PlanOptions &options);
 
 } // namespace openks::runtime
 

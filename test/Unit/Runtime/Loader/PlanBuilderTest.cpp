@@ -4,14 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Builds plans from small train programs and checks what running them
-// computes, in particular that parameter reads see the value at the point
-// of the read even when the plan hands the parameter's buffer over.
+// Builds stores and plans from small train programs and checks what running
+// them computes, in particular that parameter reads see the value at the
+// point of the read even when the plan shares the parameter's buffer, and
+// that fetched values never alias a parameter. (Worker and server programs
+// are in JobPlanTest.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
+#include "openks/Runtime/Executor.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -33,24 +37,40 @@ protected:
     context.loadAllAvailableDialects();
   }
 
-  /// Parses `source` and builds the plan of its only step.
-  FailureOr<Plan> build(const char *source, int64_t maxBatch = 4) {
+  /// Parses `source`, builds the store of the program around its only step
+  /// and the step's plan, and makes an executor of them.
+  bool load(const char *source, int64_t maxBatch = 4) {
     module = parseSourceString<ModuleOp>(source, &context);
     if (!module)
-      return failure();
+      return false;
     train::StepOp step;
     module->walk([&](train::StepOp op) { step = op; });
     PlanOptions options;
     options.maxBatch = maxBatch;
-    return buildPlan(step, options);
+    FailureOr<ParameterStore> builtStore =
+        buildParameterStore(step->getParentOp(), options);
+    if (failed(builtStore))
+      return false;
+    store.emplace(std::move(*builtStore));
+    FailureOr<Plan> builtPlan = buildPlan(step.getBody(), *store, options);
+    if (failed(builtPlan))
+      return false;
+    plan.emplace(std::move(*builtPlan));
+    executor.emplace(*plan, *store);
+    return true;
   }
 
   /// Sets input `index` to `values` in `shape` (f32).
-  static void feed(Plan &plan, size_t index, const Shape &shape,
-                   std::initializer_list<float> values) {
-    Tensor &input = *plan.inputs()[index];
+  void feed(size_t index, const Shape &shape,
+            std::initializer_list<float> values) {
+    Tensor &input = *executor->inputs()[index];
     input.resize(shape);
     std::copy(values.begin(), values.end(), input.data<float>());
+  }
+
+  /// Returns the value of parameter `name`.
+  const Tensor &parameter(const std::string &name) {
+    return (*store)[*store->lookup(name)].value;
   }
 
   static std::vector<float> values(const Tensor &tensor) {
@@ -60,10 +80,13 @@ protected:
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
+  std::optional<ParameterStore> store;
+  std::optional<Plan> plan;
+  std::optional<Executor> executor;
 };
 
 TEST_F(PlanBuilderTest, RunsALinearModelAndItsUpdate) {
-  FailureOr<Plan> plan = build(R"mlir(
+  ASSERT_TRUE(load(R"mlir(
     train.program @p {
       train.param @w : tensor<2x1xf32> init #train.constant<0.5>
       train.param @b : tensor<1xf32> init #train.constant<1.0>
@@ -86,32 +109,35 @@ TEST_F(PlanBuilderTest, RunsALinearModelAndItsUpdate) {
         train.yield %loss : tensor<f32>
       }
     }
-  )mlir");
-  ASSERT_TRUE(succeeded(plan));
-  ASSERT_TRUE(plan->initializeParameters().isOk());
+  )mlir"));
+  ASSERT_TRUE(store->initialize().isOk());
   ASSERT_EQ(plan->inputSpecs().size(), 1u);
   EXPECT_EQ(plan->inputSpecs()[0].shape, (Shape{-1, 2}));
   EXPECT_EQ(plan->outputNames(), std::vector<std::string>{"loss"});
+  // The run writes w and b and only reads lr.
+  ASSERT_EQ(plan->accesses().size(), 3u);
+  for (const Plan::ParameterAccess &access : plan->accesses())
+    EXPECT_EQ(access.write, (*store)[access.parameter].name != "lr")
+        << (*store)[access.parameter].name;
 
   // Rows (1, 2) and (3, 4): y = 0.5 * (x0 + x1) + 1 = 2.5 and 4.5.
-  feed(*plan, 0, Shape{2, 2}, {1, 2, 3, 4});
-  ASSERT_TRUE(plan->run().isOk());
-  EXPECT_FLOAT_EQ(*plan->outputs()[0]->data<float>(), 3.5f);
+  feed(0, Shape{2, 2}, {1, 2, 3, 4});
+  ASSERT_TRUE(executor->run().isOk());
+  EXPECT_FLOAT_EQ(*executor->outputs()[0]->data<float>(), 3.5f);
 
   // d loss / dw = mean of the rows = (2, 3); d loss / db = 1.
-  std::deque<Parameter> &params = plan->parameters();
-  EXPECT_EQ(values(params[0].value),
+  EXPECT_EQ(values(parameter("w")),
             (std::vector<float>{0.5f - 0.25f * 2, 0.5f - 0.25f * 3}));
-  EXPECT_EQ(values(params[1].value), (std::vector<float>{1.0f - 0.25f}));
+  EXPECT_EQ(values(parameter("b")), (std::vector<float>{1.0f - 0.25f}));
 
   // A smaller batch reuses the buffers: y = 0 * 1 + (-0.25) * 1 + 0.75.
-  feed(*plan, 0, Shape{1, 2}, {1, 1});
-  ASSERT_TRUE(plan->run().isOk());
-  EXPECT_FLOAT_EQ(*plan->outputs()[0]->data<float>(), 0.5f);
+  feed(0, Shape{1, 2}, {1, 1});
+  ASSERT_TRUE(executor->run().isOk());
+  EXPECT_FLOAT_EQ(*executor->outputs()[0]->data<float>(), 0.5f);
 }
 
 TEST_F(PlanBuilderTest, ReadsSeeTheValueBeforeLaterWrites) {
-  FailureOr<Plan> plan = build(R"mlir(
+  ASSERT_TRUE(load(R"mlir(
     train.program @p {
       train.param @w : tensor<2xf32> init #train.constant<3.0>
       train.step @step(%v: tensor<2xf32>, %lr: tensor<f32>)
@@ -126,52 +152,41 @@ TEST_F(PlanBuilderTest, ReadsSeeTheValueBeforeLaterWrites) {
             : tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
       }
     }
-  )mlir");
-  ASSERT_TRUE(succeeded(plan));
-  ASSERT_TRUE(plan->initializeParameters().isOk());
-  feed(*plan, 0, Shape{2}, {1, 2});
-  feed(*plan, 1, Shape{}, {0.5f});
-  ASSERT_TRUE(plan->run().isOk());
-  EXPECT_EQ(values(*plan->outputs()[1]), (std::vector<float>{3, 3}));
-  EXPECT_EQ(values(*plan->outputs()[2]), (std::vector<float>{1, 2}));
-  EXPECT_EQ(values(*plan->outputs()[3]), (std::vector<float>{0.5f, 1}));
+  )mlir"));
+  ASSERT_TRUE(store->initialize().isOk());
+  feed(0, Shape{2}, {1, 2});
+  feed(1, Shape{}, {0.5f});
+  ASSERT_TRUE(executor->run().isOk());
+  EXPECT_EQ(values(*executor->outputs()[1]), (std::vector<float>{3, 3}));
+  EXPECT_EQ(values(*executor->outputs()[2]), (std::vector<float>{1, 2}));
+  EXPECT_EQ(values(*executor->outputs()[3]), (std::vector<float>{0.5f, 1}));
+  // None of the fetched reads is the parameter's buffer.
+  for (const Tensor *output : executor->outputs())
+    EXPECT_NE(output->rawData(), parameter("w").rawData());
 }
 
-TEST_F(PlanBuilderTest, RejectsOpsWithoutKernels) {
-  std::string diagnostic;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
-    diagnostic = d.str();
-    return success();
-  });
-  FailureOr<Plan> plan = build(R"mlir(
-    module attributes {ps.job = #ps.job<mode = async, trainers = 1,
-        endpoints = ["127.0.0.1:6170"], slice_var_up = true,
-        split_method = round_robin, min_block_size = 8192,
-        geo_push_steps = 100>} {
-      ps.worker @w main @step startup @startup {
-        train.step @startup() {
-          train.yield
-        }
-        train.step @step(%g: tensor<2xf32>) {
-          ps.send grad %g to @ps0::@w : tensor<2xf32>
-          train.yield
-        }
-      }
-      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode async {
-        ps.block @w : tensor<2xf32> init #train.constant<0.0>
-        ps.update @w on grad (%g: tensor<2xf32>) {
-          train.write %g to @w : tensor<2xf32>
-        }
+TEST_F(PlanBuilderTest, StoppedReadsSeeTheValueBeforeLaterWrites) {
+  ASSERT_TRUE(load(R"mlir(
+    train.program @p {
+      train.param @w : tensor<2xf32> init #train.constant<3.0>
+      train.step @step(%v: tensor<2xf32>) -> (tensor<f32>, tensor<2xf32>) {
+        %w = train.read @w : tensor<2xf32>
+        %stopped = train.stop_gradient %w : tensor<2xf32>
+        train.write %v to @w : tensor<2xf32>
+        %sum = train.add %stopped, %v : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+        %zero = train.fill 0.0 : tensor<f32>
+        train.yield %zero, %sum : tensor<f32>, tensor<2xf32>
       }
     }
-  )mlir");
-  EXPECT_TRUE(failed(plan));
-  EXPECT_EQ(diagnostic, "'ps.send' op cannot run in a single-process step; "
-                        "the runtime has no kernel for it");
+  )mlir"));
+  ASSERT_TRUE(store->initialize().isOk());
+  feed(0, Shape{2}, {1, 2});
+  ASSERT_TRUE(executor->run().isOk());
+  EXPECT_EQ(values(*executor->outputs()[1]), (std::vector<float>{4, 5}));
 }
 
 TEST_F(PlanBuilderTest, ReportsKernelErrorsWithTheOpLocation) {
-  FailureOr<Plan> plan = build(R"mlir(
+  ASSERT_TRUE(load(R"mlir(
     train.program @p {
       train.step @step(%x: tensor<?x3xf32>, %y: tensor<?xi64>) -> tensor<f32> {
         %l = train.softmax_cross_entropy %x, %y : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?xf32>
@@ -179,18 +194,59 @@ TEST_F(PlanBuilderTest, ReportsKernelErrorsWithTheOpLocation) {
         train.yield %m : tensor<f32>
       }
     }
-  )mlir");
-  ASSERT_TRUE(succeeded(plan));
-  feed(*plan, 0, Shape{1, 3}, {0, 0, 0});
-  Tensor &labels = *plan->inputs()[1];
+  )mlir"));
+  feed(0, Shape{1, 3}, {0, 0, 0});
+  Tensor &labels = *executor->inputs()[1];
   labels.resize(Shape{1});
   *labels.data<int64_t>() = 7;
-  Status status = plan->run();
+  Status status = executor->run();
   ASSERT_FALSE(status.isOk());
   EXPECT_NE(status.message().find("'train.softmax_cross_entropy'"),
             std::string::npos)
       << status.message();
   EXPECT_NE(status.message().find("7"), std::string::npos) << status.message();
+}
+
+TEST_F(PlanBuilderTest, RejectsParametersTheStoreDoesNotMatch) {
+  std::string diagnostic;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    diagnostic = d.str();
+    return success();
+  });
+  module = parseSourceString<ModuleOp>(R"mlir(
+    train.program @small {
+      train.param @w : tensor<2xf32> init #train.constant<0.0>
+    }
+    train.program @large {
+      train.param @w : tensor<3xf32> init #train.constant<0.0>
+      train.param @v : tensor<3xf32> init #train.constant<0.0>
+      train.step @read_w() -> tensor<3xf32> {
+        %w = train.read @w : tensor<3xf32>
+        train.yield %w : tensor<3xf32>
+      }
+      train.step @read_v() -> tensor<3xf32> {
+        %v = train.read @v : tensor<3xf32>
+        train.yield %v : tensor<3xf32>
+      }
+    }
+  )mlir",
+                                       &context);
+  ASSERT_TRUE(module);
+  auto small = cast<train::ProgramOp>(module->lookupSymbol("small"));
+  auto large = cast<train::ProgramOp>(module->lookupSymbol("large"));
+  FailureOr<ParameterStore> smallStore =
+      buildParameterStore(small, PlanOptions());
+  ASSERT_TRUE(succeeded(smallStore));
+
+  auto readW = cast<train::StepOp>(large.lookupSymbol("read_w"));
+  EXPECT_TRUE(failed(buildPlan(readW.getBody(), *smallStore, PlanOptions())));
+  EXPECT_EQ(diagnostic, "'train.read' op has type 'tensor<3xf32>', but the "
+                        "store holds @w as tensor<2xf32>");
+  auto readV = cast<train::StepOp>(large.lookupSymbol("read_v"));
+  EXPECT_TRUE(failed(buildPlan(readV.getBody(), *smallStore, PlanOptions())));
+  EXPECT_EQ(
+      diagnostic,
+      "'train.read' op refers to @v, which is not in the parameter store");
 }
 
 } // namespace

@@ -1,0 +1,75 @@
+//===- Executor.h - Runs a plan over a parameter store ----------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// An executor binds one plan to one parameter store: it owns the plan's
+// buffer slots (allocated once, at their capacity), binds every kernel call
+// to them and to the store's parameters, and runs the calls in order. Several
+// executors may run plans over one store at the same time, on different
+// threads; one executor runs on one thread at a time.
+//
+// While run() runs, the executor holds the lock of every parameter its plan
+// touches (Plan::accesses): exclusive for the parameters the plan writes,
+// shared for those it only reads, taken in ascending index order as the
+// store's locking contract requires (see ParameterStore.h). That is what lets
+// a parameter slot be the parameter's own buffer within a run. Between runs
+// it holds none, and its outputs are its own buffers, never a parameter's.
+//
+// Everything a kernel call reaches at run time comes through the Frame it
+// was bound with, so a resource that later kernels need (a transport for
+// communication ops) is handed to them there.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_EXECUTOR_H
+#define OPENKS_RUNTIME_EXECUTOR_H
+
+#include "openks/Runtime/ParameterStore.h"
+#include "openks/Runtime/Plan.h"
+#include "openks/Runtime/Tensor.h"
+#include "openks/Support/Status.h"
+
+#include <vector>
+
+namespace openks::runtime {
+
+/// Runs one plan over one parameter store.
+class Executor {
+public:
+  /// Allocates the buffers of `plan` and binds its kernel calls to them and
+  /// to `store`, which must have the parameters the plan was built against.
+  /// Both must outlive the executor and stay where they are.
+  Executor(const Plan &plan, ParameterStore &store);
+
+  Executor(Executor &&) = default;
+  Executor &operator=(Executor &&) = default;
+
+  /// Returns the input tensors, in the plan's order, to be filled (and
+  /// resized within their capacity) before each run.
+  const std::vector<Tensor *> &inputs() const { return inputs_; }
+  /// Returns the output tensors, in the plan's order, as the last run left
+  /// them.
+  const std::vector<const Tensor *> &outputs() const { return outputs_; }
+
+  /// Runs every kernel call once, holding the plan's parameter locks. An
+  /// error names the failing op ("file:line:col: 'op.name': message").
+  Status run();
+
+private:
+  const Plan *plan_;
+  ParameterStore *store_;
+  /// The buffer of each buffer and constant slot (empty for parameter
+  /// slots).
+  std::vector<Tensor> buffers_;
+  /// The tensor of each slot: its buffer, or a parameter's value.
+  std::vector<Tensor *> slots_;
+  std::vector<BoundKernel> kernels_;
+  std::vector<Tensor *> inputs_;
+  std::vector<const Tensor *> outputs_;
+};
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_EXECUTOR_H

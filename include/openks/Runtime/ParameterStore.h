@@ -1,0 +1,111 @@
+//===- ParameterStore.h - The parameters of one role ------------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The state that persists across steps: every parameter of one role (a
+// trainer's local copies, or the blocks a server holds), shared by all the
+// plans of that role. A worker's startup and main steps, or a server's update
+// regions, each run their own plan over the same store.
+//
+// Locking contract. A store is built (every add()) before it is shared; from
+// then on its set of parameters and each parameter's name, initializer,
+// shapes and flag never change, and only the contents of each `value` do.
+// Each parameter has one reader/writer lock, mutex(id), which guards its
+// value:
+//
+// * whoever reads a value while another thread may write it holds the lock
+//   shared; whoever writes a value holds it exclusive;
+// * whoever holds several locks at once takes them in ascending index order
+//   and holds them until it is done with all of them, so no two holders
+//   deadlock;
+// * a value must not be resized while shared: its shape is the parameter's
+//   own, fixed when it is added.
+//
+// Executor::run follows this contract for every parameter its plan touches;
+// code outside a plan that reads or writes a shared store (a transport
+// serving a pull, a checkpoint writer) follows it too. Code that owns a store
+// alone, such as a test before it starts threads, needs no lock.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_PARAMETERSTORE_H
+#define OPENKS_RUNTIME_PARAMETERSTORE_H
+
+#include "openks/Runtime/Initializers.h"
+#include "openks/Runtime/Tensor.h"
+#include "openks/Support/Status.h"
+
+#include <cstddef>
+#include <deque>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+namespace openks::runtime {
+
+/// The index of a parameter in its ParameterStore.
+using ParameterId = size_t;
+
+/// A named parameter and how it starts.
+struct Parameter {
+  std::string name;
+  InitializerSpec initializer;
+  /// The whole parameter's shape; `value` holds rows [rowBegin, ...) of it
+  /// (all of it unless the parameter is a row slice held by a server).
+  Shape wholeShape;
+  int64_t rowBegin = 0;
+  bool trainable = true;
+  Tensor value;
+};
+
+/// The parameters of one role, by index and by name, each with its lock.
+class ParameterStore {
+public:
+  ParameterStore() = default;
+  ParameterStore(ParameterStore &&) = default;
+  ParameterStore &operator=(ParameterStore &&) = default;
+
+  /// Adds `parameter`, whose name must not be in the store yet, and returns
+  /// its index: the number of parameters added before it.
+  ParameterId add(Parameter parameter);
+
+  /// Returns the number of parameters.
+  size_t size() const { return entries_.size(); }
+
+  /// Returns parameter `id`. Reading or writing its value while the store is
+  /// shared needs its lock (see the file comment).
+  Parameter &operator[](ParameterId id) { return entries_[id].parameter; }
+  const Parameter &operator[](ParameterId id) const {
+    return entries_[id].parameter;
+  }
+
+  /// Returns the index of the parameter `name`, if there is one.
+  std::optional<ParameterId> lookup(const std::string &name) const;
+
+  /// Runs every parameter's initializer on its rows, each under its
+  /// exclusive lock (the startup of a role).
+  Status initialize();
+
+  /// Returns the reader/writer lock of parameter `id`.
+  std::shared_mutex &mutex(ParameterId id) const { return entries_[id].mutex; }
+
+private:
+  struct Entry {
+    explicit Entry(Parameter parameter) : parameter(std::move(parameter)) {}
+
+    Parameter parameter;
+    mutable std::shared_mutex mutex;
+  };
+
+  // A deque keeps every entry (and its lock) in place as the store grows and
+  // when the store is moved: plans' executors hold pointers into it.
+  std::deque<Entry> entries_;
+  std::unordered_map<std::string, ParameterId> ids_;
+};
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_PARAMETERSTORE_H

@@ -1,0 +1,159 @@
+//===- KernelCall.h - Kernel calls over slots and parameters ----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Runtime/Loader: how the loader turns a call of one of the
+// kernels in Kernels.h into a plan instruction. The call's tensor arguments
+// are slot and parameter numbers, each wrapped in a type that says how the
+// kernel uses it (In, Out, ParamOut, ...); other arguments (sizes, factors,
+// flags) are plain values. From these, collectAccesses lists the parameters
+// the call reads and writes, and bindKernel makes the KernelBinder that, for
+// each executor, resolves the numbers to that executor's tensors once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_LIB_RUNTIME_LOADER_KERNELCALL_H
+#define OPENKS_LIB_RUNTIME_LOADER_KERNELCALL_H
+
+#include "openks/Runtime/Plan.h"
+
+#include <optional>
+#include <tuple>
+#include <vector>
+
+namespace openks::runtime::loader {
+
+/// A slot the kernel reads.
+struct In {
+  SlotId slot;
+};
+/// Slots the kernel reads, passed as one vector.
+struct Ins {
+  std::vector<SlotId> slots;
+};
+/// A slot the kernel writes.
+struct Out {
+  SlotId slot;
+};
+/// Slots the kernel writes, passed as one vector.
+struct Outs {
+  std::vector<SlotId> slots;
+};
+/// A slot the kernel writes if there is one; it gets a null tensor if not.
+struct MaybeOut {
+  std::optional<SlotId> slot;
+};
+/// A parameter the kernel reads.
+struct ParamIn {
+  ParameterId parameter;
+};
+/// A parameter the kernel updates in place.
+struct ParamOut {
+  ParameterId parameter;
+};
+
+namespace detail {
+
+/// The bound form of MaybeOut: passed to the kernel as a pointer.
+struct NullableTensor {
+  Tensor *tensor;
+};
+
+inline const Tensor *bindArgument(const Frame &frame, const In &arg) {
+  return &frame.slot(arg.slot);
+}
+inline std::vector<const Tensor *> bindArgument(const Frame &frame,
+                                                const Ins &arg) {
+  std::vector<const Tensor *> tensors;
+  for (SlotId slot : arg.slots)
+    tensors.push_back(&frame.slot(slot));
+  return tensors;
+}
+inline Tensor *bindArgument(const Frame &frame, const Out &arg) {
+  return &frame.slot(arg.slot);
+}
+inline std::vector<Tensor *> bindArgument(const Frame &frame, const Outs &arg) {
+  std::vector<Tensor *> tensors;
+  for (SlotId slot : arg.slots)
+    tensors.push_back(&frame.slot(slot));
+  return tensors;
+}
+inline NullableTensor bindArgument(const Frame &frame, const MaybeOut &arg) {
+  return {arg.slot ? &frame.slot(*arg.slot) : nullptr};
+}
+inline const Tensor *bindArgument(const Frame &frame, const ParamIn &arg) {
+  return &frame.parameter(arg.parameter);
+}
+inline Tensor *bindArgument(const Frame &frame, const ParamOut &arg) {
+  return &frame.parameter(arg.parameter);
+}
+/// Plain values pass through.
+template <typename T> const T &bindArgument(const Frame &, const T &value) {
+  return value;
+}
+
+/// Kernels take tensors by reference, and optional ones by pointer.
+inline const Tensor &unwrap(const Tensor *tensor) { return *tensor; }
+inline Tensor &unwrap(Tensor *tensor) { return *tensor; }
+inline Tensor *unwrap(NullableTensor tensor) { return tensor.tensor; }
+template <typename T> const T &unwrap(const T &value) { return value; }
+
+/// The parameters one argument makes the call read or write.
+inline void noteAccess(const Plan::Builder &builder, const In &arg,
+                       std::vector<ParameterId> &reads,
+                       std::vector<ParameterId> &) {
+  if (std::optional<ParameterId> id = builder.getParameterOf(arg.slot))
+    reads.push_back(*id);
+}
+inline void noteAccess(const Plan::Builder &builder, const Ins &arg,
+                       std::vector<ParameterId> &reads,
+                       std::vector<ParameterId> &) {
+  for (SlotId slot : arg.slots)
+    if (std::optional<ParameterId> id = builder.getParameterOf(slot))
+      reads.push_back(*id);
+}
+inline void noteAccess(const Plan::Builder &, const ParamIn &arg,
+                       std::vector<ParameterId> &reads,
+                       std::vector<ParameterId> &) {
+  reads.push_back(arg.parameter);
+}
+inline void noteAccess(const Plan::Builder &, const ParamOut &arg,
+                       std::vector<ParameterId> &,
+                       std::vector<ParameterId> &writes) {
+  writes.push_back(arg.parameter);
+}
+template <typename T>
+void noteAccess(const Plan::Builder &, const T &, std::vector<ParameterId> &,
+                std::vector<ParameterId> &) {}
+
+} // namespace detail
+
+/// Appends to `reads` and `writes` the parameters a call with `args` reads
+/// (through parameter slots or ParamIn) and writes (through ParamOut).
+template <typename... Args>
+void collectAccesses(const Plan::Builder &builder,
+                     std::vector<ParameterId> &reads,
+                     std::vector<ParameterId> &writes, const Args &...args) {
+  (detail::noteAccess(builder, args, reads, writes), ...);
+}
+
+/// Returns the binder of a call of `kernel` on `args`.
+template <typename Kernel, typename... Args>
+KernelBinder bindKernel(Kernel kernel, Args... args) {
+  return [kernel, args...](const Frame &frame) -> BoundKernel {
+    return [kernel,
+            bound = std::make_tuple(detail::bindArgument(frame, args)...)] {
+      return std::apply(
+          [&](const auto &...values) {
+            return kernel(detail::unwrap(values)...);
+          },
+          bound);
+    };
+  };
+}
+
+} // namespace openks::runtime::loader
+
+#endif // OPENKS_LIB_RUNTIME_LOADER_KERNELCALL_H

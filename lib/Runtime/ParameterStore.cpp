@@ -1,0 +1,40 @@
+//===- ParameterStore.cpp - The parameters of one role --------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/ParameterStore.h"
+
+#include <mutex>
+
+using namespace openks;
+using namespace openks::runtime;
+
+ParameterId ParameterStore::add(Parameter parameter) {
+  ParameterId id = entries_.size();
+  [[maybe_unused]] bool inserted = ids_.emplace(parameter.name, id).second;
+  assert(inserted && "a parameter of this name is already in the store");
+  entries_.emplace_back(std::move(parameter));
+  return id;
+}
+
+std::optional<ParameterId>
+ParameterStore::lookup(const std::string &name) const {
+  auto it = ids_.find(name);
+  if (it == ids_.end())
+    return std::nullopt;
+  return it->second;
+}
+
+Status ParameterStore::initialize() {
+  for (Entry &entry : entries_) {
+    std::unique_lock<std::shared_mutex> lock(entry.mutex);
+    Parameter &parameter = entry.parameter;
+    OPENKS_RETURN_IF_ERROR(
+        runtime::initialize(parameter.initializer, parameter.wholeShape,
+                            parameter.rowBegin, parameter.value)
+            .withContext("initializing parameter '" + parameter.name + "'"));
+  }
+  return Status::ok();
+}

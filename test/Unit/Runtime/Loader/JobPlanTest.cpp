@@ -1,0 +1,256 @@
+//===- JobPlanTest.cpp - Tests of plans of worker and server programs -----===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Builds the stores and plans of transpiled roles: a worker whose startup
+// and main steps share one store, and a server whose update regions share
+// one store holding row-slice blocks that initialise as rows of their whole
+// parameter. Every unit test that parses a `ps.server` or a `ps.update` is
+// in this file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/InitAllDialects.h"
+#include "openks/Runtime/Executor.h"
+#include "openks/Runtime/Loader/PlanBuilder.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+#include <thread>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::runtime;
+
+namespace {
+
+class JobPlanTest : public ::testing::Test {
+protected:
+  JobPlanTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// Parses `source` into `module`.
+  bool parse(const char *source) {
+    module = parseSourceString<ModuleOp>(source, &context);
+    return static_cast<bool>(module);
+  }
+
+  /// Builds the plan of `body` against `store`, failing the test if it
+  /// cannot.
+  static Plan planOf(Region &body, const ParameterStore &store) {
+    FailureOr<Plan> plan = buildPlan(body, store, PlanOptions());
+    EXPECT_TRUE(succeeded(plan));
+    return std::move(*plan);
+  }
+
+  /// Returns the parameter `name` of `store`.
+  static Parameter &parameter(ParameterStore &store, const std::string &name) {
+    std::optional<ParameterId> id = store.lookup(name);
+    EXPECT_TRUE(id) << name;
+    return store[*id];
+  }
+
+  static std::vector<float> values(const Tensor &tensor) {
+    return std::vector<float>(tensor.data<float>(),
+                              tensor.data<float>() + tensor.numel());
+  }
+
+  /// Sets `tensor` to `values` in `shape` (f32).
+  static void feed(Tensor &tensor, const Shape &shape,
+                   std::vector<float> values) {
+    tensor.resize(shape);
+    std::copy(values.begin(), values.end(), tensor.data<float>());
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(JobPlanTest, WorkerStepsShareOneStore) {
+  ASSERT_TRUE(parse(R"mlir(
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 1,
+        endpoints = ["127.0.0.1:6170"], slice_var_up = true,
+        split_method = round_robin, min_block_size = 8192,
+        geo_push_steps = 100>} {
+      ps.worker @trainer main @step startup @startup {
+        train.param @w : tensor<2xf32> init #train.constant<0.0>
+        train.param @lr : tensor<f32> init #train.constant<0.5> frozen
+        train.step @startup() {
+          %w = train.fill 3.0 : tensor<2xf32>
+          train.write %w to @w : tensor<2xf32>
+          train.yield
+        }
+        train.step @step(%g: tensor<2xf32>) -> tensor<f32> {
+          %w = train.read @w : tensor<2xf32>
+          %loss = train.mean %w : (tensor<2xf32>) -> tensor<f32>
+          %lr = train.read @lr : tensor<f32>
+          train.sgd @w, %g, %lr : tensor<2xf32>, tensor<f32>
+          train.yield %loss : tensor<f32>
+        }
+      }
+      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+        ps.block @lr : tensor<f32> init #train.constant<0.5> frozen
+      }
+    }
+  )mlir"));
+  auto worker = cast<ps::WorkerOp>(module->lookupSymbol("trainer"));
+  FailureOr<ParameterStore> store = buildParameterStore(worker, PlanOptions());
+  ASSERT_TRUE(succeeded(store));
+  ASSERT_EQ(store->size(), 2u);
+  auto startupStep = cast<train::StepOp>(worker.lookupSymbol("startup"));
+  auto mainStep = cast<train::StepOp>(worker.lookupSymbol("step"));
+  Plan startupPlan = planOf(startupStep.getBody(), *store);
+  Plan mainPlan = planOf(mainStep.getBody(), *store);
+  EXPECT_TRUE(startupPlan.inputSlots().empty());
+  EXPECT_TRUE(startupPlan.outputSlots().empty());
+  EXPECT_EQ(mainPlan.outputNames(), std::vector<std::string>{"loss"});
+
+  ASSERT_TRUE(store->initialize().isOk());
+  Executor startup(startupPlan, *store), step(mainPlan, *store);
+  ASSERT_TRUE(startup.run().isOk());
+  EXPECT_EQ(values(parameter(*store, "w").value), (std::vector<float>{3, 3}));
+  feed(*step.inputs()[0], Shape{2}, {1, 2});
+  ASSERT_TRUE(step.run().isOk());
+  EXPECT_FLOAT_EQ(*step.outputs()[0]->data<float>(), 3.0f);
+  EXPECT_EQ(values(parameter(*store, "w").value),
+            (std::vector<float>{2.5f, 2}));
+  ASSERT_TRUE(step.run().isOk());
+  EXPECT_FLOAT_EQ(*step.outputs()[0]->data<float>(), 2.25f);
+}
+
+TEST_F(JobPlanTest, ServerUpdatesShareOneStoreWithSliceConsistentBlocks) {
+  ASSERT_TRUE(parse(R"mlir(
+    ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode async {
+      ps.block @w.block0 : tensor<2x3xf32> of @w : tensor<5x3xf32> rows [0, 2)
+          init #train.xavier<seed = 3>
+      ps.block @w.block1 : tensor<3x3xf32> of @w : tensor<5x3xf32> rows [2, 5)
+          init #train.xavier<seed = 3>
+      ps.block @b : tensor<3xf32> init #train.gaussian<mean = 0.0, std = 1.0, seed = 4>
+      ps.block @lr : tensor<f32> init #train.constant<0.5> frozen
+      ps.update @w.block0 on grad (%g: tensor<2x3xf32>) {
+        %lr = train.read @lr : tensor<f32>
+        train.sgd @w.block0, %g, %lr : tensor<2x3xf32>, tensor<f32>
+      }
+      ps.update @w.block1 on grad (%g: tensor<3x3xf32>) {
+        %lr = train.read @lr : tensor<f32>
+        train.sgd @w.block1, %g, %lr : tensor<3x3xf32>, tensor<f32>
+      }
+      ps.update @b on grad (%g: tensor<3xf32>) {
+        %lr = train.read @lr : tensor<f32>
+        %half = train.scale %g by 0.5 : tensor<3xf32>
+        train.sgd @b, %half, %lr : tensor<3xf32>, tensor<f32>
+      }
+    }
+  )mlir"));
+  auto server = cast<ps::ServerOp>(module->lookupSymbol("ps0"));
+  FailureOr<ParameterStore> store = buildParameterStore(server, PlanOptions());
+  ASSERT_TRUE(succeeded(store));
+  ASSERT_EQ(store->size(), 4u);
+  EXPECT_EQ(parameter(*store, "w.block1").rowBegin, 2);
+  EXPECT_EQ(parameter(*store, "w.block1").wholeShape, (Shape{5, 3}));
+  EXPECT_FALSE(parameter(*store, "lr").trainable);
+  ASSERT_TRUE(store->initialize().isOk());
+
+  // The blocks are the rows of the whole parameter's initialisation.
+  InitializerSpec xavier;
+  xavier.kind = InitializerSpec::Kind::Xavier;
+  xavier.seed = 3;
+  Tensor whole(DType::F32, Shape{5, 3});
+  ASSERT_TRUE(initialize(xavier, Shape{5, 3}, 0, whole).isOk());
+  std::vector<float> rows = values(parameter(*store, "w.block0").value);
+  std::vector<float> rest = values(parameter(*store, "w.block1").value);
+  rows.insert(rows.end(), rest.begin(), rest.end());
+  EXPECT_EQ(rows, values(whole));
+
+  // One plan per update region, each fed the received value.
+  std::vector<Plan> plans;
+  for (auto update : server.getBody().getOps<ps::UpdateOp>())
+    plans.push_back(planOf(update.getBody(), *store));
+  ASSERT_EQ(plans.size(), 3u);
+  ParameterId lr = *store->lookup("lr");
+  for (const Plan &plan : plans) {
+    EXPECT_EQ(plan.inputSlots().size(), 1u);
+    EXPECT_TRUE(plan.outputSlots().empty());
+    // Each writes its block and reads the shared learning rate.
+    ASSERT_EQ(plan.accesses().size(), 2u);
+    for (const Plan::ParameterAccess &access : plan.accesses())
+      EXPECT_EQ(access.write, access.parameter != lr);
+  }
+  EXPECT_EQ(plans[1].inputSpecs()[0].shape, (Shape{3, 3}));
+
+  // The updates run concurrently, as on an asynchronous server.
+  std::vector<float> wBefore = values(whole);
+  std::vector<float> bBefore = values(parameter(*store, "b").value);
+  constexpr int kRuns = 50;
+  std::vector<std::thread> threads;
+  for (const Plan &plan : plans)
+    threads.emplace_back([&] {
+      Executor executor(plan, *store);
+      const FeedSpec &spec = plan.inputSpecs()[0];
+      feed(*executor.inputs()[0], spec.shape,
+           std::vector<float>(spec.shape.numel(), 1.0f));
+      for (int i = 0; i < kRuns; ++i)
+        EXPECT_TRUE(executor.run().isOk());
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+
+  std::vector<float> w = values(parameter(*store, "w.block0").value);
+  std::vector<float> w1 = values(parameter(*store, "w.block1").value);
+  w.insert(w.end(), w1.begin(), w1.end());
+  std::vector<float> b = values(parameter(*store, "b").value);
+  for (size_t i = 0; i < w.size(); ++i)
+    EXPECT_NEAR(w[i], wBefore[i] - kRuns * 0.5f, 1e-4) << i;
+  for (size_t i = 0; i < b.size(); ++i)
+    EXPECT_NEAR(b[i], bBefore[i] - kRuns * 0.25f, 1e-4) << i;
+  EXPECT_EQ(values(parameter(*store, "lr").value), std::vector<float>{0.5f});
+}
+
+TEST_F(JobPlanTest, RejectsOpsWithoutKernels) {
+  std::string diagnostic;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    diagnostic = d.str();
+    return success();
+  });
+  ASSERT_TRUE(parse(R"mlir(
+    module attributes {ps.job = #ps.job<mode = async, trainers = 1,
+        endpoints = ["127.0.0.1:6170"], slice_var_up = true,
+        split_method = round_robin, min_block_size = 8192,
+        geo_push_steps = 100>} {
+      ps.worker @w main @step startup @startup {
+        train.step @startup() {
+          train.yield
+        }
+        train.step @step(%g: tensor<2xf32>) {
+          ps.send grad %g to @ps0::@w : tensor<2xf32>
+          train.yield
+        }
+      }
+      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode async {
+        ps.block @w : tensor<2xf32> init #train.constant<0.0>
+        ps.update @w on grad (%g: tensor<2xf32>) {
+          train.write %g to @w : tensor<2xf32>
+        }
+      }
+    }
+  )mlir"));
+  auto worker = cast<ps::WorkerOp>(module->lookupSymbol("w"));
+  FailureOr<ParameterStore> store = buildParameterStore(worker, PlanOptions());
+  ASSERT_TRUE(succeeded(store));
+  auto step = cast<train::StepOp>(worker.lookupSymbol("step"));
+  EXPECT_TRUE(failed(buildPlan(step.getBody(), *store, PlanOptions())));
+  EXPECT_EQ(diagnostic,
+            "'ps.send' op cannot be run: the runtime has no kernel for it");
+}
+
+} // namespace

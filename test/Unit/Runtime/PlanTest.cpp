@@ -1,0 +1,115 @@
+//===- PlanTest.cpp - Tests of building plans by hand ---------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Builds plans with Plan::Builder and checks what they record: slots,
+// inputs, outputs and the parameter accesses an executor locks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Plan.h"
+
+#include "gtest/gtest.h"
+
+using namespace openks;
+using namespace openks::runtime;
+
+namespace {
+
+/// Returns a store of f32 parameters named "p0", "p1", ... of `shapes`.
+ParameterStore makeStore(std::initializer_list<Shape> shapes) {
+  ParameterStore store;
+  for (const Shape &shape : shapes) {
+    Parameter parameter;
+    parameter.name = "p" + std::to_string(store.size());
+    parameter.wholeShape = shape;
+    parameter.value = Tensor(DType::F32, shape);
+    store.add(std::move(parameter));
+  }
+  return store;
+}
+
+/// A kernel call that does nothing.
+KernelBinder nothing() {
+  return
+      [](const Frame &) -> BoundKernel { return [] { return Status::ok(); }; };
+}
+
+/// Returns the plan's accesses as (parameter, write) pairs.
+std::vector<std::pair<ParameterId, bool>> accessesOf(const Plan &plan) {
+  std::vector<std::pair<ParameterId, bool>> result;
+  for (const Plan::ParameterAccess &access : plan.accesses())
+    result.emplace_back(access.parameter, access.write);
+  return result;
+}
+
+TEST(PlanTest, RecordsSlotsInputsAndOutputs) {
+  ParameterStore store = makeStore({Shape{2, 3}});
+  Plan::Builder builder(store);
+  SlotId x = builder.addSlot(DType::F64, 12);
+  SlotId one = builder.addConstantSlot(Tensor(DType::F32, Shape{}));
+  SlotId w = builder.addParameterSlot(0);
+  builder.addInput(x, FeedSpec{DType::F64, Shape{-1, 3}});
+  builder.addOutput(x, "x");
+  builder.addOutput(one, "one");
+  EXPECT_EQ(builder.getParameterOf(w), std::optional<ParameterId>(0));
+  EXPECT_EQ(builder.getParameterOf(x), std::nullopt);
+  Plan plan = std::move(builder).build();
+
+  ASSERT_EQ(plan.slots().size(), 3u);
+  EXPECT_EQ(plan.slots()[x].dtype, DType::F64);
+  EXPECT_EQ(plan.slots()[x].capacity, 12);
+  EXPECT_EQ(plan.slots()[one].constant, std::optional<size_t>(0));
+  EXPECT_EQ(plan.constants().size(), 1u);
+  EXPECT_EQ(plan.slots()[w].parameter, std::optional<ParameterId>(0));
+  EXPECT_EQ(plan.slots()[w].capacity, 6);
+  EXPECT_EQ(plan.inputSlots(), std::vector<SlotId>{x});
+  EXPECT_EQ(plan.inputSpecs()[0].shape, (Shape{-1, 3}));
+  EXPECT_EQ(plan.outputSlots(), (std::vector<SlotId>{x, one}));
+  EXPECT_EQ(plan.outputNames(), (std::vector<std::string>{"x", "one"}));
+  EXPECT_EQ(plan.numParameters(), 1u);
+}
+
+TEST(PlanTest, AccessesAreSortedOncePerParameterWritesWinning) {
+  ParameterStore store = makeStore({Shape{1}, Shape{1}, Shape{1}, Shape{1}});
+  Plan::Builder builder(store);
+  builder.addParameterSlot(3);
+  builder.addInstruction(nothing(), "a", /*reads=*/{2, 0}, /*writes=*/{});
+  builder.addInstruction(nothing(), "b", /*reads=*/{}, /*writes=*/{2});
+  builder.addInstruction(nothing(), "c", /*reads=*/{3, 2}, /*writes=*/{});
+  Plan plan = std::move(builder).build();
+
+  // Parameter 1 is not touched; 2 is read and written, so it is written.
+  std::vector<std::pair<ParameterId, bool>> expected = {
+      {0, false}, {2, true}, {3, false}};
+  EXPECT_EQ(accessesOf(plan), expected);
+  ASSERT_EQ(plan.instructions().size(), 3u);
+  EXPECT_EQ(plan.instructions()[1].writes, std::vector<ParameterId>{2});
+  EXPECT_EQ(plan.instructions()[2].where, "c");
+}
+
+TEST(PlanTest, OutputsOfParameterSlotsBecomeCopies) {
+  ParameterStore store = makeStore({Shape{4}, Shape{2, 2}});
+  Plan::Builder builder(store);
+  SlotId w = builder.addParameterSlot(1);
+  builder.addOutput(w, "w");
+  Plan plan = std::move(builder).build();
+
+  // The output is a buffer of its own, filled by a last kernel call that
+  // reads the parameter.
+  ASSERT_EQ(plan.outputSlots().size(), 1u);
+  SlotId output = plan.outputSlots()[0];
+  EXPECT_NE(output, w);
+  EXPECT_EQ(plan.slots()[output].parameter, std::nullopt);
+  EXPECT_EQ(plan.slots()[output].dtype, DType::F32);
+  EXPECT_EQ(plan.slots()[output].capacity, 4);
+  ASSERT_EQ(plan.instructions().size(), 1u);
+  EXPECT_EQ(plan.instructions()[0].reads, std::vector<ParameterId>{1});
+  EXPECT_EQ(plan.instructions()[0].where, "fetching output 'w'");
+  std::vector<std::pair<ParameterId, bool>> expected = {{1, false}};
+  EXPECT_EQ(accessesOf(plan), expected);
+}
+
+} // namespace
