@@ -14,6 +14,8 @@
 #ifndef OPENKS_RUNTIME_TENSOR_H
 #define OPENKS_RUNTIME_TENSOR_H
 
+#include "openks/Support/Limits.h"
+
 #include <array>
 #include <cassert>
 #include <cstddef>
@@ -39,11 +41,13 @@ template <> constexpr DType dtypeOf<float>() { return DType::F32; }
 template <> constexpr DType dtypeOf<double>() { return DType::F64; }
 template <> constexpr DType dtypeOf<int64_t>() { return DType::I64; }
 
-/// A tensor shape of rank at most kMaxRank, stored inline.
+/// A tensor shape of rank at most kMaxRank, stored inline. The dialect
+/// verifiers enforce the same bound (openks/Support/Limits.h), so no loaded
+/// program makes a larger one; kernels that add a dimension check it.
 class Shape {
 public:
   /// The largest supported rank.
-  static constexpr int kMaxRank = 6;
+  static constexpr int kMaxRank = kMaxTensorRank;
 
   Shape() = default;
   Shape(std::initializer_list<int64_t> dims);
