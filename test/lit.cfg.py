@@ -30,3 +30,9 @@ tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
 # mlir-opt is Debian's stock one, from LLVM's own bin folder.
 tools = ["openks-opt", "openks-run", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Under AddressSanitizer an allocation too large for the machine returns null,
+# as it does without it, so the tools' out-of-memory errors can be tested.
+config.environment["ASAN_OPTIONS"] = ":".join(
+    filter(None, [os.environ.get("ASAN_OPTIONS", ""),
+                  "allocator_may_return_null=1"]))

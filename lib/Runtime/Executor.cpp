@@ -7,6 +7,7 @@
 #include "openks/Runtime/Executor.h"
 
 #include <cassert>
+#include <fmt/format.h>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -49,38 +50,47 @@ private:
 
 } // namespace
 
-Executor::Executor(const Plan &plan, ParameterStore &store)
-    : plan_(&plan), store_(&store) {
+StatusOr<Executor>
+Executor::create(const Plan &plan, ParameterStore &store,
+                 const CommunicationContext *communication) {
   assert(plan.numParameters() == store.size() &&
          "the store does not have the parameters of the plan");
+  Executor executor(plan, store);
   const std::vector<Plan::Slot> &slots = plan.slots();
-  buffers_.resize(slots.size());
-  slots_.reserve(slots.size());
+  executor.buffers_.resize(slots.size());
+  executor.slots_.reserve(slots.size());
   for (size_t id = 0, e = slots.size(); id < e; ++id) {
     const Plan::Slot &slot = slots[id];
     if (slot.parameter) {
       Tensor &value = store[*slot.parameter].value;
       assert(value.dtype() == slot.dtype && value.numel() == slot.capacity &&
              "the store's parameter differs from the plan's");
-      slots_.push_back(&value);
+      executor.slots_.push_back(&value);
       continue;
     }
-    Tensor &buffer = buffers_[id];
-    buffer = Tensor(slot.dtype, Shape{0});
-    buffer.reserve(slot.capacity);
+    StatusOr<Tensor> buffer = Tensor::allocate(slot.dtype, Shape{0});
+    Status reserved = buffer ? buffer->tryReserve(slot.capacity)
+                             : buffer.status();
+    if (!reserved.isOk())
+      return reserved.withContext(
+          fmt::format("allocating slot {} of a plan", id));
+    Tensor &tensor = executor.buffers_[id] = std::move(*buffer);
     if (slot.constant)
-      buffer.copyFrom(plan.constants()[*slot.constant]);
-    slots_.push_back(&buffer);
+      tensor.copyFrom(plan.constants()[*slot.constant]);
+    executor.slots_.push_back(&tensor);
   }
 
-  Frame frame(slots_, store);
-  kernels_.reserve(plan.instructions().size());
+  // The vectors' elements keep their addresses when the executor moves, so
+  // the bound calls may keep pointers to them.
+  Frame frame(executor.slots_, store, communication);
+  executor.kernels_.reserve(plan.instructions().size());
   for (const Plan::Instruction &instruction : plan.instructions())
-    kernels_.push_back(instruction.bind(frame));
+    executor.kernels_.push_back(instruction.bind(frame));
   for (SlotId id : plan.inputSlots())
-    inputs_.push_back(slots_[id]);
+    executor.inputs_.push_back(executor.slots_[id]);
   for (SlotId id : plan.outputSlots())
-    outputs_.push_back(slots_[id]);
+    executor.outputs_.push_back(executor.slots_[id]);
+  return executor;
 }
 
 Status Executor::run() {

@@ -100,19 +100,45 @@ Tensor::Tensor(DType dtype, const Shape &shape) : dtype_(dtype) {
   setZero();
 }
 
-void Tensor::reserve(int64_t numel) {
+StatusOr<Tensor> Tensor::allocate(DType dtype, const Shape &shape) {
+  Tensor tensor;
+  tensor.dtype_ = dtype;
+  OPENKS_RETURN_IF_ERROR(tensor.tryReserve(shape.numel()));
+  tensor.shape_ = shape;
+  tensor.setZero();
+  return tensor;
+}
+
+Status Tensor::tryReserve(int64_t numel) {
   if (numel <= capacity_ && buffer_)
-    return;
-  size_t bytes =
-      static_cast<size_t>(std::max<int64_t>(numel, 1)) * dtypeSize(dtype_);
-  bytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void *pointer = std::aligned_alloc(kAlignment, bytes);
-  if (!pointer) {
-    fmt::print(stderr, "openks: out of memory allocating {} bytes\n", bytes);
-    std::abort();
-  }
+    return Status::ok();
+  std::optional<int64_t> bytes = checkedMul(
+      std::max<int64_t>(numel, 1), static_cast<int64_t>(dtypeSize(dtype_)));
+  // Whole alignment units; a count past the element bound is refused
+  // before it can overflow.
+  if (!bytes || numel > kMaxTensorElements)
+    return Status::error(StatusCode::ResourceExhausted,
+                         "cannot allocate {} elements of {}: more than the "
+                         "{} a tensor may hold",
+                         numel, dtypeName(dtype_), kMaxTensorElements);
+  size_t size = (static_cast<size_t>(*bytes) + kAlignment - 1) / kAlignment *
+                kAlignment;
+  void *pointer = std::aligned_alloc(kAlignment, size);
+  if (!pointer)
+    return Status::error(StatusCode::ResourceExhausted,
+                         "out of memory allocating {} bytes for {} elements "
+                         "of {}",
+                         size, numel, dtypeName(dtype_));
   buffer_.reset(static_cast<std::byte *>(pointer));
   capacity_ = numel;
+  return Status::ok();
+}
+
+void Tensor::reserve(int64_t numel) {
+  if (Status status = tryReserve(numel); !status.isOk()) {
+    fmt::print(stderr, "openks: {}\n", status.message());
+    std::abort();
+  }
 }
 
 void Tensor::resize(const Shape &shape) {

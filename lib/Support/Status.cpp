@@ -20,6 +20,8 @@ const char *openks::statusCodeName(StatusCode code) {
     return "data loss";
   case StatusCode::ResourceExhausted:
     return "resource exhausted";
+  case StatusCode::IOError:
+    return "I/O error";
   case StatusCode::FailedPrecondition:
     return "failed precondition";
   case StatusCode::DeadlineExceeded:

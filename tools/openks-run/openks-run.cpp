@@ -22,6 +22,9 @@
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Executor.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "openks/Support/InputGuard.h"
+
+#include "MetricsWriter.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -29,6 +32,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
@@ -44,44 +48,50 @@ using namespace openks::runtime;
 
 namespace cl = llvm::cl;
 
+static cl::OptionCategory runCategory("openks-run options");
+
 static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<program.mlir>"), cl::Required);
+    inputFilename(cl::Positional, cl::desc("<program.mlir>"), cl::Required, cl::cat(runCategory));
 static cl::opt<int64_t> numSteps("steps", cl::desc("Number of steps to run"),
-                                 cl::Required);
+                                 cl::Required, cl::cat(runCategory));
 static cl::opt<int64_t> batchSize("batch-size", cl::desc("Rows per mini-batch"),
-                                  cl::Required);
+                                  cl::Required, cl::cat(runCategory));
 static cl::opt<std::string>
     dataSpec("data",
              cl::desc("Data source: csv:PATH, libsvm:PATH or "
                       "synthetic:key=value,..."),
-             cl::Required);
+             cl::Required, cl::cat(runCategory));
 static cl::opt<uint64_t>
     runSeed("seed",
             cl::desc("Mixed into every initializer seed (0 keeps the "
                      "program's own seeds)"),
-            cl::init(0));
+            cl::init(0), cl::cat(runCategory));
 static cl::opt<std::string>
     stepName("step", cl::desc("The train.step to run (needed when the "
-                              "input has several)"));
+                              "input has several)"), cl::cat(runCategory));
 static cl::opt<std::string>
     metricsOut("metrics-out",
-               cl::desc("Write per-step metrics as CSV to this file"));
+               cl::desc("Write per-step metrics as CSV to this file"), cl::cat(runCategory));
 static cl::opt<std::string> optimizerName(
     "optimizer",
     cl::desc("Minimize a forward-only program first with this optimizer "
-             "(sgd, momentum, adam or adagrad)"));
+             "(sgd, momentum, adam or adagrad)"), cl::cat(runCategory));
 static cl::opt<double> learningRate("lr",
                                     cl::desc("Learning rate for --optimizer"),
-                                    cl::init(0.01));
+                                    cl::init(0.01), cl::cat(runCategory));
 static cl::opt<std::string> optimizerOptions(
     "optimizer-options",
     cl::desc("Further openks-minimize options for --optimizer, e.g. "
-             "\"beta1=0.8 lr-schedule=exponential decay-steps=100\""));
+             "\"beta1=0.8 lr-schedule=exponential decay-steps=100\""), cl::cat(runCategory));
 static cl::opt<int64_t>
     logEvery("log-every",
              cl::desc("Steps between progress lines when stdout is not a "
                       "terminal (default: a tenth of the steps)"),
-             cl::init(0));
+             cl::init(0), cl::cat(runCategory));
+static cl::opt<uint64_t> maxInputBytes(
+    "max-input-bytes",
+    cl::desc("Refuse an input larger than this many bytes (default 1 GiB)"),
+    cl::init(kDefaultMaxInputBytes), cl::cat(runCategory));
 
 /// Prints `message` as an error and returns the failing exit code.
 static int fail(const std::string &message) {
@@ -188,6 +198,7 @@ static bool isScalarFloat(const Tensor &tensor) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAllPasses();
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "openks-run: train a program in one process\n\n"
@@ -206,8 +217,17 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  StatusOr<std::string> text = readBoundedInput(inputFilename, maxInputBytes);
+  if (!text)
+    return fail(text.status().message());
+  if (Status nesting = checkNestingDepth(*text, kMaxNestingDepth);
+      !nesting.isOk())
+    return fail(inputFilename + ": " + nesting.message());
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(*text, inputFilename),
+      llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFilename, sourceMgr, &context);
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail(fmt::format("cannot load {}", inputFilename.getValue()));
   FailureOr<train::StepOp> step = findStep(*module);
@@ -243,23 +263,25 @@ int main(int argc, char **argv) {
   FailureOr<Plan> plan = buildPlan(step->getBody(), *store, options);
   if (failed(plan))
     return fail(planError);
-  Executor executor(*plan, *store);
+  StatusOr<Executor> created = Executor::create(*plan, *store);
+  if (!created)
+    return fail(created.status().message());
+  Executor &executor = *created;
 
   std::unique_ptr<DataSource> source;
   Status status = openDataSource(dataSpec, plan->inputSpecs(), Shard{}, source);
   if (!status.isOk())
     return fail(status.message());
 
-  std::unique_ptr<std::FILE, int (*)(std::FILE *)> metrics(nullptr, fclose);
+  std::optional<run::MetricsWriter> metrics;
   if (!metricsOut.empty()) {
-    metrics.reset(std::fopen(metricsOut.c_str(), "w"));
-    if (!metrics)
-      return fail(fmt::format("cannot write {}: {}", metricsOut.getValue(),
-                              std::strerror(errno)));
-    fmt::print(metrics.get(), "step,loss,samples_per_sec");
-    for (size_t i = 1; i < plan->outputNames().size(); ++i)
-      fmt::print(metrics.get(), ",{}", plan->outputNames()[i]);
-    fmt::print(metrics.get(), "\n");
+    std::vector<std::string> columns(plan->outputNames().begin() + 1,
+                                     plan->outputNames().end());
+    StatusOr<run::MetricsWriter> writer =
+        run::MetricsWriter::create(metricsOut, columns);
+    if (!writer)
+      return fail(writer.status().message());
+    metrics.emplace(std::move(*writer));
   }
 
   status = store->initialize();
@@ -295,16 +317,17 @@ int main(int argc, char **argv) {
     double stepSeconds =
         std::chrono::duration<double>(stepEnd - stepStart).count();
     if (metrics) {
-      fmt::print(metrics.get(), "{},{:.6g},{:.1f}", stepIndex, loss,
-                 rows / std::max(stepSeconds, 1e-9));
+      std::vector<std::optional<double>> extra;
       for (size_t i = 1; i < executor.outputs().size(); ++i) {
         const Tensor &output = *executor.outputs()[i];
-        if (isScalarFloat(output))
-          fmt::print(metrics.get(), ",{:.6g}", scalarValue(output));
-        else
-          fmt::print(metrics.get(), ",");
+        extra.push_back(isScalarFloat(output)
+                            ? std::optional<double>(scalarValue(output))
+                            : std::nullopt);
       }
-      fmt::print(metrics.get(), "\n");
+      status = metrics->writeStep(stepIndex, loss,
+                                  rows / std::max(stepSeconds, 1e-9), extra);
+      if (!status.isOk())
+        return fail(status.message());
     }
 
     bool last = stepIndex == numSteps;
@@ -324,6 +347,9 @@ int main(int argc, char **argv) {
       windowRows = 0;
     }
   }
+  if (metrics)
+    if (status = metrics->close(); !status.isOk())
+      return fail(status.message());
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   fmt::print("trained {} steps ({} samples, {} epochs) in {:.2f} s: final "
              "loss {:.6f}\n",

@@ -25,10 +25,11 @@ include_guard(GLOBAL)
 
 # Limits `target` to the project's own MLIR-free headers (include/) and
 # those of the libraries it links: an LLVM or MLIR include in its sources is
-# a compile error, so the build enforces the runtime core's layering.
+# a compile error, so the build enforces the runtime core's layering. Further
+# arguments are more include folders of the target's own.
 function(openks_keep_mlir_free target)
   set_target_properties(${target} PROPERTIES INCLUDE_DIRECTORIES
-    "${PROJECT_SOURCE_DIR}/include;${PROJECT_BINARY_DIR}/include")
+    "${PROJECT_SOURCE_DIR}/include;${PROJECT_BINARY_DIR}/include;${ARGN}")
 endfunction()
 
 function(add_openks_library name)

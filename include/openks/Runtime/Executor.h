@@ -18,8 +18,8 @@
 // it holds none, and its outputs are its own buffers, never a parameter's.
 //
 // Everything a kernel call reaches at run time comes through the Frame it
-// was bound with, so a resource that later kernels need (a transport for
-// communication ops) is handed to them there.
+// was bound with: slots, parameters and, in a worker, the communication
+// context (the transport, the trainer, the timeout).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,10 +38,14 @@ namespace openks::runtime {
 /// Runs one plan over one parameter store.
 class Executor {
 public:
-  /// Allocates the buffers of `plan` and binds its kernel calls to them and
-  /// to `store`, which must have the parameters the plan was built against.
-  /// Both must outlive the executor and stay where they are.
-  Executor(const Plan &plan, ParameterStore &store);
+  /// Allocates the buffers of `plan` and binds its kernel calls to them, to
+  /// `store`, which must have the parameters the plan was built against, and
+  /// to `communication` (needed by plans that communicate). All three must
+  /// outlive the executor and stay where they are. Fails with
+  /// ResourceExhausted when the buffers cannot be allocated.
+  static StatusOr<Executor>
+  create(const Plan &plan, ParameterStore &store,
+         const CommunicationContext *communication = nullptr);
 
   Executor(Executor &&) = default;
   Executor &operator=(Executor &&) = default;
@@ -58,6 +62,9 @@ public:
   Status run();
 
 private:
+  Executor(const Plan &plan, ParameterStore &store)
+      : plan_(&plan), store_(&store) {}
+
   const Plan *plan_;
   ParameterStore *store_;
   /// The buffer of each buffer and constant slot (empty for parameter

@@ -34,8 +34,10 @@
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/ParameterStore.h"
 #include "openks/Runtime/Tensor.h"
+#include "openks/Runtime/Transport.h"
 #include "openks/Support/Status.h"
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -44,26 +46,41 @@
 
 namespace openks::runtime {
 
+/// What the communication calls of a worker's plans use: the transport to
+/// the job's servers, this trainer's index, and how long one call may wait.
+struct CommunicationContext {
+  Transport *transport = nullptr;
+  int trainer = 0;
+  std::chrono::milliseconds timeout{60000};
+};
+
 /// The number of a value slot in its plan.
 using SlotId = size_t;
 
 /// The tensors one executor runs a plan on, as kernel calls are bound to
-/// them: its slots and its store's parameters. The references stay valid for
-/// the executor's lifetime.
+/// them: its slots, its store's parameters, and for a worker's plans the
+/// communication context. The references stay valid for the executor's
+/// lifetime.
 class Frame {
 public:
-  /// Views `slots`, indexed by SlotId, and the parameters of `store`.
-  Frame(const std::vector<Tensor *> &slots, ParameterStore &store)
-      : slots_(slots), store_(store) {}
+  /// Views `slots`, indexed by SlotId, the parameters of `store`, and
+  /// `communication` (null outside a worker).
+  Frame(const std::vector<Tensor *> &slots, ParameterStore &store,
+        const CommunicationContext *communication)
+      : slots_(slots), store_(store), communication_(communication) {}
 
   /// Returns the tensor of slot `id`.
   Tensor &slot(SlotId id) const { return *slots_[id]; }
   /// Returns the value of parameter `id`.
   Tensor &parameter(ParameterId id) const { return store_[id].value; }
+  /// Returns how a worker's communication calls reach the servers, or null
+  /// when the plan runs outside a worker.
+  const CommunicationContext *communication() const { return communication_; }
 
 private:
   const std::vector<Tensor *> &slots_;
   ParameterStore &store_;
+  const CommunicationContext *communication_;
 };
 
 /// A kernel call bound to one executor's tensors; runs it once.

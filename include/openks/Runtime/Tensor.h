@@ -15,6 +15,7 @@
 #define OPENKS_RUNTIME_TENSOR_H
 
 #include "openks/Support/Limits.h"
+#include "openks/Support/Status.h"
 
 #include <array>
 #include <cassert>
@@ -104,10 +105,20 @@ public:
   /// Returns the number of elements the buffer holds without reallocation.
   int64_t capacity() const { return capacity_; }
 
+  /// Returns a zero-filled tensor of `shape`, or a ResourceExhausted error
+  /// naming the bytes when the memory cannot be had. Loaders allocate
+  /// parameters and buffers this way, so a program too large for the
+  /// machine is an error, not an abort.
+  static StatusOr<Tensor> allocate(DType dtype, const Shape &shape);
+
   /// Sets the shape. Within the capacity this never allocates; beyond it the
   /// buffer grows (and its contents are not kept).
   void resize(const Shape &shape);
-  /// Grows the capacity to at least `numel` elements (contents not kept).
+  /// Grows the capacity to at least `numel` elements (contents not kept), or
+  /// fails with ResourceExhausted.
+  Status tryReserve(int64_t numel);
+  /// tryReserve, for growth within kernels, whose buffers the loader sized:
+  /// a failure there ends the process with a message.
   void reserve(int64_t numel);
   /// Sets every element to zero.
   void setZero();

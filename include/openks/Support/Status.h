@@ -38,6 +38,8 @@ enum class StatusCode : uint8_t {
   DataLoss,
   /// Memory or another resource cannot be had.
   ResourceExhausted,
+  /// Reading or writing a file or a device failed.
+  IOError,
   /// The call came in the wrong state (out of order, twice, too early).
   FailedPrecondition,
   /// A wait ran past its deadline.

@@ -73,7 +73,10 @@ openks::runtime::buildParameterStore(Operation *symbolTable,
           getShape(cast<RankedTensorType>(*block.getOriginType()));
       parameter.rowBegin = block.getRows().first;
     }
-    parameter.value = Tensor(*dtype, getShape(type));
+    StatusOr<Tensor> value = Tensor::allocate(*dtype, getShape(type));
+    if (!value)
+      return op.emitOpError() << value.status().message();
+    parameter.value = std::move(*value);
     store.add(std::move(parameter));
   }
   return std::move(store);

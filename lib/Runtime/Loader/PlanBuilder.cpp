@@ -11,6 +11,7 @@
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Runtime/Kernels.h"
+#include "openks/Support/Limits.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
@@ -34,6 +35,11 @@ public:
 
 private:
   LogicalResult addInputs(Block &block);
+  /// Checks that every value of `block` fits a tensor at the largest batch.
+  LogicalResult checkCapacities(Block &block);
+  /// Returns the elements a value of `type` needs at the largest batch, or
+  /// nothing when that is more than a tensor may hold.
+  std::optional<int64_t> getCapacity(RankedTensorType type) const;
   LogicalResult lower(Operation *op);
   LogicalResult lowerRead(train::ReadOp op);
   LogicalResult lowerYield(train::YieldOp op);
@@ -112,16 +118,46 @@ Ins PlanLowering::in(ValueRange values) {
   return result;
 }
 
+std::optional<int64_t>
+PlanLowering::getCapacity(RankedTensorType type) const {
+  int64_t capacity = 1;
+  for (int64_t size : type.getShape()) {
+    std::optional<int64_t> product = checkedMul(
+        capacity, ShapedType::isDynamic(size) ? options.maxBatch : size);
+    if (!product || *product > kMaxTensorElements)
+      return std::nullopt;
+    capacity = *product;
+  }
+  return capacity;
+}
+
+LogicalResult PlanLowering::checkCapacities(Block &block) {
+  auto check = [&](Value value, Operation *owner) -> LogicalResult {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || getCapacity(type))
+      return success();
+    return owner->emitOpError("has a value of type ")
+           << type << " that would hold more than " << kMaxTensorElements
+           << " elements with a batch of " << options.maxBatch << " rows";
+  };
+  for (BlockArgument argument : block.getArguments())
+    if (failed(check(argument, block.getParentOp())))
+      return failure();
+  for (Operation &op : block)
+    for (Value result : op.getResults())
+      if (failed(check(result, &op)))
+        return failure();
+  return success();
+}
+
 Out PlanLowering::out(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
-  int64_t capacity = 1;
-  for (int64_t size : type.getShape())
-    capacity *= ShapedType::isDynamic(size) ? options.maxBatch : size;
-  // getDType cannot fail here: the op verifiers admit only f32, f64 and i64.
+  // getDType cannot fail here: the op verifiers admit only f32, f64 and i64;
+  // nor getCapacity: checkCapacities has run.
   Operation *owner = value.getDefiningOp()
                          ? value.getDefiningOp()
                          : value.getParentBlock()->getParentOp();
-  SlotId slot = builder.addSlot(*getDType(owner, type), capacity);
+  SlotId slot = builder.addSlot(*getDType(owner, type), *getCapacity(type));
   slots[value] = slot;
   return {slot};
 }
@@ -448,7 +484,10 @@ FailureOr<Plan> PlanLowering::build(Region &body) {
     return body.getParentOp()->emitOpError(
         "has a region the runtime cannot run: a plan needs exactly one block");
   Block &block = body.front();
-  if (failed(addInputs(block)))
+  if (options.maxBatch < 1)
+    return body.getParentOp()->emitOpError("cannot be planned for a batch of ")
+           << options.maxBatch << " rows";
+  if (failed(checkCapacities(block)) || failed(addInputs(block)))
     return failure();
 
   // Every parameter written before lowering, for the read sharing rule.

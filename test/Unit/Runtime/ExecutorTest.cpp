@@ -13,6 +13,7 @@
 
 #include "openks/Runtime/Executor.h"
 #include "openks/Runtime/Kernels.h"
+#include "Runtime/RuntimeTesting.h"
 
 #include "gtest/gtest.h"
 #include <atomic>
@@ -20,6 +21,7 @@
 
 using namespace openks;
 using namespace openks::runtime;
+using openks::runtime::testing::createExecutor;
 
 namespace {
 
@@ -121,7 +123,8 @@ TEST(ExecutorTest, TwoExecutorsRunOnePlanOverOneStore) {
   builder.addOutput(loss, "loss");
   const Plan plan = std::move(builder).build();
 
-  Executor first(plan, store), second(plan, store);
+  Executor first = createExecutor(plan, store);
+  Executor second = createExecutor(plan, store);
   EXPECT_NE(first.inputs()[0], second.inputs()[0]);
   EXPECT_NE(first.outputs()[0], second.outputs()[0]);
   feed(*first.inputs()[0], Shape{1, 2}, {1, 1});
@@ -146,7 +149,8 @@ TEST(ExecutorTest, PlansShareTheirRoleStore) {
   ParameterId w = store.add(constantParameter("w", Shape{2}, 0));
   ASSERT_TRUE(store.initialize().isOk());
   Plan write = writerPlan(store, w), read = readerPlan(store, w);
-  Executor writer(write, store), reader(read, store);
+  Executor writer = createExecutor(write, store);
+  Executor reader = createExecutor(read, store);
 
   feed(*writer.inputs()[0], Shape{2}, {3, 4});
   ASSERT_TRUE(writer.run().isOk());
@@ -163,7 +167,8 @@ TEST(ExecutorTest, OutputsNeverAliasParameters) {
   ParameterId w = store.add(constantParameter("w", Shape{2}, 7));
   ASSERT_TRUE(store.initialize().isOk());
   Plan write = writerPlan(store, w), read = readerPlan(store, w);
-  Executor writer(write, store), reader(read, store);
+  Executor writer = createExecutor(write, store);
+  Executor reader = createExecutor(read, store);
 
   ASSERT_TRUE(reader.run().isOk());
   const Tensor &output = *reader.outputs()[0];
@@ -196,7 +201,7 @@ TEST(ExecutorTest, ErrorsNameTheFailingCallAndReleaseTheLocks) {
       },
       "step.mlir:3:7: 'train.softmax_cross_entropy'", {}, {v});
   Plan plan = std::move(builder).build();
-  Executor executor(plan, store);
+  Executor executor = createExecutor(plan, store);
 
   feed(*executor.inputs()[0], Shape{1, 3}, {0, 0, 0});
   executor.inputs()[1]->resize(Shape{1});
@@ -255,7 +260,7 @@ TEST(ExecutorTest, RunsHoldSharedLocksForReadsAndExclusiveForWrites) {
       },
       "probe", {}, {written});
   Plan plan = std::move(builder).build();
-  Executor executor(plan, store);
+  Executor executor = createExecutor(plan, store);
   ASSERT_TRUE(executor.run().isOk());
   EXPECT_TRUE(probe.readShared);
   EXPECT_FALSE(probe.readExclusive);
@@ -287,14 +292,14 @@ TEST(ExecutorTest, ConcurrentWriterAndReaderSeeWholeValues) {
       std::this_thread::yield();
   };
   std::thread writerThread([&] {
-    Executor writer(increment, store);
+    Executor writer = createExecutor(increment, store);
     startTogether();
     for (int i = 0; i < kRuns; ++i)
       if (!writer.run().isOk())
         ++failures;
   });
   std::thread readerThread([&] {
-    Executor reader(read, store);
+    Executor reader = createExecutor(read, store);
     float last = 0;
     startTogether();
     for (int i = 0; i < kRuns; ++i) {

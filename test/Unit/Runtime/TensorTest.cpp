@@ -7,6 +7,7 @@
 #include "openks/Runtime/Tensor.h"
 
 #include "gtest/gtest.h"
+#include <limits>
 #include <cstdint>
 
 using namespace openks;
@@ -55,6 +56,26 @@ TEST(TensorTest, CopiesShapeAndContents) {
   EXPECT_EQ(target.shape(), source.shape());
   for (int64_t i = 0; i < 4; ++i)
     EXPECT_EQ(target.data<int64_t>()[i], i * i);
+}
+
+TEST(TensorTest, AllocationFailuresAreErrors) {
+  StatusOr<Tensor> zeroed = Tensor::allocate(DType::F64, Shape{3, 2});
+  ASSERT_TRUE(zeroed.isOk());
+  EXPECT_EQ(zeroed->numel(), 6);
+  EXPECT_EQ(zeroed->data<double>()[5], 0.0);
+
+  // Past the element bound: refused before any size computation overflows.
+  StatusOr<Tensor> tooMany =
+      Tensor::allocate(DType::F32, Shape{kMaxTensorElements, 2});
+  ASSERT_FALSE(tooMany.isOk());
+  EXPECT_EQ(tooMany.status().code(), StatusCode::ResourceExhausted);
+  Tensor grown(DType::I64, Shape{1});
+  Status status = grown.tryReserve(std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(status.code(), StatusCode::ResourceExhausted);
+  EXPECT_NE(status.message().find("elements of i64"), std::string::npos)
+      << status.message();
+  // A failed reservation leaves the tensor as it was.
+  EXPECT_EQ(grown.capacity(), 1);
 }
 
 } // namespace

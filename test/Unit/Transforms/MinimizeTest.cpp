@@ -17,6 +17,7 @@
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Executor.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "Runtime/RuntimeTesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -29,6 +30,7 @@
 using namespace mlir;
 using namespace openks;
 using namespace openks::runtime;
+using openks::runtime::testing::createExecutor;
 
 namespace {
 
@@ -36,7 +38,7 @@ namespace {
 struct LoadedStep {
   LoadedStep(ParameterStore builtStore, Plan builtPlan)
       : store(std::move(builtStore)), plan(std::move(builtPlan)),
-        executor(plan, store) {}
+        executor(createExecutor(plan, store)) {}
 
   ParameterStore store;
   Plan plan;

@@ -17,6 +17,7 @@
 #include "openks/InitAllDialects.h"
 #include "openks/Runtime/Executor.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "Runtime/RuntimeTesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -27,6 +28,7 @@
 using namespace mlir;
 using namespace openks;
 using namespace openks::runtime;
+using openks::runtime::testing::createExecutor;
 
 namespace {
 
@@ -116,7 +118,8 @@ TEST_F(JobPlanTest, WorkerStepsShareOneStore) {
   EXPECT_EQ(mainPlan.outputNames(), std::vector<std::string>{"loss"});
 
   ASSERT_TRUE(store->initialize().isOk());
-  Executor startup(startupPlan, *store), step(mainPlan, *store);
+  Executor startup = createExecutor(startupPlan, *store);
+  Executor step = createExecutor(mainPlan, *store);
   ASSERT_TRUE(startup.run().isOk());
   EXPECT_EQ(values(parameter(*store, "w").value), (std::vector<float>{3, 3}));
   feed(*step.inputs()[0], Shape{2}, {1, 2});
@@ -195,7 +198,7 @@ TEST_F(JobPlanTest, ServerUpdatesShareOneStoreWithSliceConsistentBlocks) {
   std::vector<std::thread> threads;
   for (const Plan &plan : plans)
     threads.emplace_back([&] {
-      Executor executor(plan, *store);
+      Executor executor = createExecutor(plan, *store);
       const FeedSpec &spec = plan.inputSpecs()[0];
       feed(*executor.inputs()[0], spec.shape,
            std::vector<float>(spec.shape.numel(), 1.0f));

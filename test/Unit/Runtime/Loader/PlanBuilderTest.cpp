@@ -16,6 +16,7 @@
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/Runtime/Executor.h"
+#include "Runtime/RuntimeTesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -25,6 +26,7 @@
 using namespace mlir;
 using namespace openks;
 using namespace openks::runtime;
+using openks::runtime::testing::createExecutor;
 
 namespace {
 
@@ -56,7 +58,7 @@ protected:
     if (failed(builtPlan))
       return false;
     plan.emplace(std::move(*builtPlan));
-    executor.emplace(*plan, *store);
+    executor.emplace(createExecutor(*plan, *store));
     return true;
   }
 
