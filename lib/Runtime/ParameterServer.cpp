@@ -72,9 +72,14 @@ Status ParameterServer::waitFor(std::unique_lock<std::mutex> &lock,
                                 const std::function<std::string()> &what,
                                 const std::function<bool()> &ready) {
   while (failure_.isOk() && !ready()) {
-    if (changed_.wait_until(lock, deadline.when()) == std::cv_status::timeout &&
-        failure_.isOk() && !ready())
-      return Status::error(StatusCode::DeadlineExceeded, "{}: {} for {} ms",
+    if (changed_.wait_until(lock, deadline.when()) != std::cv_status::timeout ||
+        !failure_.isOk() || ready())
+      continue;
+    // A stalled step is the server's to report: it names the trainers
+    // that stall it, where this call knows only that it waited.
+    if (failIfStalled(Deadline::Clock::now()))
+      break;
+    return Status::error(StatusCode::DeadlineExceeded, "{}: {} for {} ms",
                            config_.name, what(), deadline.timeout().count());
   }
   return failure_;
@@ -171,14 +176,26 @@ Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
   pushedBy_[block][trainer] = true;
   lock.unlock();
 
-  // The first gradient of the step becomes the sum (its buffer changes
-  // hands); the others are added to it.
+  // The first gradient of the step becomes the sum: its buffer changes
+  // hands, and the trainer gets the previous sum's buffer, of the same type
+  // and size (allocated here on the first step). The others are added to
+  // it.
   std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
-  if (contributors_[block]++ == 0) {
-    std::swap(sums_[block], value);
+  Tensor &sum = sums_[block];
+  if (contributors_[block] == 0) {
+    if (sum.dtype() != value.dtype() || sum.capacity() < value.numel()) {
+      StatusOr<Tensor> buffer = Tensor::allocate(value.dtype(), value.shape());
+      if (!buffer)
+        return buffer.status().withContext(config_.name);
+      sum = std::move(*buffer);
+    }
+    sum.resize(value.shape());
+    std::swap(sum, value);
+    ++contributors_[block];
     return Status::ok();
   }
-  return kernels::add(sums_[block], value, sums_[block]);
+  ++contributors_[block];
+  return kernels::add(sum, value, sum);
 }
 
 Status ParameterServer::pull(int block, Tensor &out, int trainer,
@@ -273,6 +290,29 @@ std::string ParameterServer::listSilent(Deadline::Clock::time_point now) const {
   return list;
 }
 
+bool ParameterServer::failIfStalled(Deadline::Clock::time_point now) {
+  if (config_.mode != SyncMode::Sync) {
+    // Trainers talk to the server on their own; it only watches that none
+    // falls silent.
+    std::string silent = listSilent(now);
+    if (silent.empty())
+      return false;
+    fail(Status::error(StatusCode::DeadlineExceeded,
+                       "{}: trainers {} sent nothing for {} ms", config_.name,
+                       silent, config_.timeout.count()));
+    return true;
+  }
+  if (phase_ == Phase::Updating || now - phaseStart_ < config_.timeout)
+    return false;
+  bool receiving = phase_ == Phase::Receiving;
+  fail(Status::error(
+      StatusCode::DeadlineExceeded,
+      "{}: trainers {} did not reach the {} barrier of step {} within {} ms",
+      config_.name, listWaiting(receiving ? sentBarrier_ : fetched_),
+      receiving ? "send" : "fetch", step_, config_.timeout.count()));
+  return true;
+}
+
 Status ParameterServer::serve() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
@@ -280,16 +320,9 @@ Status ParameterServer::serve() {
       return failure_;
     if (numLive() == 0)
       return Status::ok();
-    Deadline::Clock::time_point now = Deadline::Clock::now();
+    if (failIfStalled(Deadline::Clock::now()))
+      continue;
     if (config_.mode != SyncMode::Sync) {
-      // Trainers talk to the server on their own; it only watches that
-      // none falls silent.
-      if (std::string silent = listSilent(now); !silent.empty()) {
-        fail(Status::error(StatusCode::DeadlineExceeded,
-                           "{}: trainers {} sent nothing for {} ms",
-                           config_.name, silent, config_.timeout.count()));
-        continue;
-      }
       changed_.wait_for(lock, config_.timeout / 4);
       continue;
     }
@@ -306,16 +339,6 @@ Status ParameterServer::serve() {
       phaseStart_ = Deadline::Clock::now();
       advance();
       changed_.notify_all();
-      continue;
-    }
-    if (now - phaseStart_ > config_.timeout) {
-      bool receiving = phase_ == Phase::Receiving;
-      fail(Status::error(
-          StatusCode::DeadlineExceeded,
-          "{}: trainers {} did not reach the {} barrier of step {} within "
-          "{} ms",
-          config_.name, listWaiting(receiving ? sentBarrier_ : fetched_),
-          receiving ? "send" : "fetch", step_, config_.timeout.count()));
       continue;
     }
     changed_.wait_until(lock, phaseStart_ + config_.timeout);

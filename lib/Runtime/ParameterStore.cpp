@@ -38,3 +38,24 @@ Status ParameterStore::initialize() {
   }
   return Status::ok();
 }
+
+StatusOr<ParameterStore> ParameterStore::cloneLayout() const {
+  ParameterStore clone;
+  for (const Entry &entry : entries_) {
+    const Parameter &parameter = entry.parameter;
+    StatusOr<Tensor> value =
+        Tensor::allocate(parameter.value.dtype(), parameter.value.shape());
+    if (!value)
+      return value.status().withContext("copying parameter '" +
+                                        parameter.name + "'");
+    Parameter copy;
+    copy.name = parameter.name;
+    copy.initializer = parameter.initializer;
+    copy.wholeShape = parameter.wholeShape;
+    copy.rowBegin = parameter.rowBegin;
+    copy.trainable = parameter.trainable;
+    copy.value = std::move(*value);
+    clone.add(std::move(copy));
+  }
+  return std::move(clone);
+}

@@ -62,6 +62,8 @@ Status mean(const Tensor &x, Tensor &out);
 /// Sum over `dims` (all when empty), keeping them as size 1 if `keepDims`.
 Status reduceSum(const Tensor &x, const std::vector<int64_t> &dims,
                  bool keepDims, Tensor &out);
+/// out = x, with x's shape.
+Status copy(const Tensor &x, Tensor &out);
 /// out = x with shape `shape`, where a -1 entry takes the remaining size.
 Status reshape(const Tensor &x, const Shape &shape, Tensor &out);
 /// Concatenation of `inputs` along `axis`.

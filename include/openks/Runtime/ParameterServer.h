@@ -143,6 +143,10 @@ private:
   /// Fails the server with `status` and wakes every waiter; requires the
   /// lock.
   void fail(Status status);
+  /// Fails the server when a trainer has stalled it for the timeout (a sync
+  /// phase that has not ended, an async trainer gone silent) and returns
+  /// whether it did; requires the lock.
+  bool failIfStalled(Deadline::Clock::time_point now);
   /// Marks `trainer` in `passed` once the server is in `phase` (a sync
   /// barrier); async modes pass at once.
   Status passBarrier(int trainer, Deadline deadline, Phase phase,

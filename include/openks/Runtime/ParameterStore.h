@@ -89,6 +89,12 @@ public:
   /// exclusive lock (the startup of a role).
   Status initialize();
 
+  /// Returns a store with the same parameters, in the same order, with
+  /// zeroed values: plans built against this store run on it too. Each
+  /// trainer of a job gets its own this way. Fails with ResourceExhausted
+  /// when the memory cannot be had. The store must not be shared yet.
+  StatusOr<ParameterStore> cloneLayout() const;
+
   /// Returns the reader/writer lock of parameter `id`.
   std::shared_mutex &mutex(ParameterId id) const { return entries_[id].mutex; }
 

@@ -31,13 +31,12 @@
 #ifndef OPENKS_RUNTIME_PLAN_H
 #define OPENKS_RUNTIME_PLAN_H
 
+#include "openks/Runtime/Communication.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/ParameterStore.h"
 #include "openks/Runtime/Tensor.h"
-#include "openks/Runtime/Transport.h"
 #include "openks/Support/Status.h"
 
-#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -45,14 +44,6 @@
 #include <vector>
 
 namespace openks::runtime {
-
-/// What the communication calls of a worker's plans use: the transport to
-/// the job's servers, this trainer's index, and how long one call may wait.
-struct CommunicationContext {
-  Transport *transport = nullptr;
-  int trainer = 0;
-  std::chrono::milliseconds timeout{60000};
-};
 
 /// The number of a value slot in its plan.
 using SlotId = size_t;
@@ -184,6 +175,13 @@ public:
   std::optional<ParameterId> getParameterOf(SlotId slot) const {
     return plan_.slots_[slot].parameter;
   }
+  /// Returns whether slot `slot` is a buffer of the executor's own (neither
+  /// a parameter nor a constant slot), which a kernel may hand away.
+  bool isBufferSlot(SlotId slot) const {
+    return !plan_.slots_[slot].parameter && !plan_.slots_[slot].constant;
+  }
+  /// Returns the layout of slot `slot`.
+  const Slot &getSlot(SlotId slot) const { return plan_.slots_[slot]; }
 
   /// Appends a kernel call. `reads` and `writes` list the parameters it
   /// reads and writes, through Frame::parameter or parameter slots; a

@@ -186,6 +186,11 @@ Status kernels::reduceSumGrad(const Tensor &x, const Tensor &dout,
 // reshape
 //===----------------------------------------------------------------------===//
 
+Status kernels::copy(const Tensor &x, Tensor &out) {
+  out.copyFrom(x);
+  return Status::ok();
+}
+
 Status kernels::reshape(const Tensor &x, const Shape &shape, Tensor &out) {
   Shape resolved = shape;
   int inferred = -1;

@@ -45,6 +45,13 @@ struct Outs {
 struct MaybeOut {
   std::optional<SlotId> slot;
 };
+/// A slot whose buffer the kernel may take (a send's value at its last
+/// use); never a parameter or constant slot.
+struct Consumed {
+  SlotId slot;
+};
+/// The executor's communication context (null outside a worker).
+struct Communication {};
 /// A parameter the kernel reads.
 struct ParamIn {
   ParameterId parameter;
@@ -79,6 +86,13 @@ inline std::vector<Tensor *> bindArgument(const Frame &frame, const Outs &arg) {
   for (SlotId slot : arg.slots)
     tensors.push_back(&frame.slot(slot));
   return tensors;
+}
+inline Tensor *bindArgument(const Frame &frame, const Consumed &arg) {
+  return &frame.slot(arg.slot);
+}
+inline const CommunicationContext *bindArgument(const Frame &frame,
+                                                const Communication &) {
+  return frame.communication();
 }
 inline NullableTensor bindArgument(const Frame &frame, const MaybeOut &arg) {
   return {arg.slot ? &frame.slot(*arg.slot) : nullptr};

@@ -6,8 +6,8 @@
 
 #include "openks/Runtime/Loader/PlanBuilder.h"
 
-#include "KernelCall.h"
 #include "LoaderUtils.h"
+#include "PlanLowering.h"
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Runtime/Kernels.h"
@@ -23,65 +23,9 @@ using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::loader;
 
-namespace {
 
-/// Builds one plan; see buildPlan.
-class PlanLowering {
-public:
-  PlanLowering(const ParameterStore &store, const PlanOptions &options)
-      : store(store), options(options), builder(store) {}
 
-  FailureOr<Plan> build(Region &body);
-
-private:
-  LogicalResult addInputs(Block &block);
-  /// Checks that every value of `block` fits a tensor at the largest batch.
-  LogicalResult checkCapacities(Block &block);
-  /// Returns the elements a value of `type` needs at the largest batch, or
-  /// nothing when that is more than a tensor may hold.
-  std::optional<int64_t> getCapacity(RankedTensorType type) const;
-  LogicalResult lower(Operation *op);
-  LogicalResult lowerRead(train::ReadOp op);
-  LogicalResult lowerYield(train::YieldOp op);
-  LogicalResult lowerFill(train::FillOp op);
-
-  /// Returns the parameter `name` after checking that the store has it, with
-  /// the element type and shape of `type` if given; reports on `op` if not.
-  FailureOr<ParameterId> lookupParameter(Operation *op, FlatSymbolRefAttr name,
-                                         Type type = {});
-  /// Returns the position of the last op that uses `value`, directly or
-  /// through the ops that pass its buffer on.
-  unsigned getLastUse(Value value);
-
-  /// Returns the slot of an already lowered value.
-  In in(Value value) { return {slots.lookup(value)}; }
-  /// Returns the slots of already lowered values.
-  Ins in(ValueRange values);
-  /// Creates the slot of `value`, sized for the largest batch.
-  Out out(Value value);
-  /// Creates the slots of `values`.
-  Outs out(ValueRange values);
-  /// Returns the parameter an op updates through the symbol `name`.
-  FailureOr<ParamOut> update(Operation *op, FlatSymbolRefAttr name);
-
-  /// Appends a call of `kernel` on `args` (see KernelCall.h).
-  template <typename Kernel, typename... Args>
-  LogicalResult call(Operation *op, Kernel kernel, Args... args);
-
-  const ParameterStore &store;
-  const PlanOptions &options;
-  Plan::Builder builder;
-  llvm::DenseMap<Value, SlotId> slots;
-  /// The position of each op of the body, for the read sharing rule.
-  llvm::DenseMap<Operation *, unsigned> positions;
-  /// The positions of the ops that write each parameter.
-  llvm::DenseMap<ParameterId, SmallVector<unsigned>> writers;
-};
-
-} // namespace
-
-/// Returns a short "file:line:col: 'op.name'" for runtime error messages.
-static std::string describe(Operation *op) {
+std::string openks::runtime::loader::describe(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
@@ -177,14 +121,6 @@ FailureOr<ParamOut> PlanLowering::update(Operation *op,
   return ParamOut{*id};
 }
 
-template <typename Kernel, typename... Args>
-LogicalResult PlanLowering::call(Operation *op, Kernel kernel, Args... args) {
-  std::vector<ParameterId> reads, writes;
-  collectAccesses(builder, reads, writes, args...);
-  builder.addInstruction(bindKernel(kernel, args...), describe(op),
-                         std::move(reads), std::move(writes));
-  return success();
-}
 
 LogicalResult PlanLowering::addInputs(Block &block) {
   Operation *owner = block.getParentOp();
@@ -211,12 +147,6 @@ unsigned PlanLowering::getLastUse(Value value) {
   return last;
 }
 
-/// The kernel of a read that copies: `to` = `from`.
-static Status copyTensor(const Tensor &from, Tensor &to) {
-  to.copyFrom(from);
-  return Status::ok();
-}
-
 /// The kernel of train.write; writing a parameter's own value is a no-op.
 static Status overwrite(const Tensor &value, Tensor &parameter) {
   if (&value != &parameter)
@@ -240,7 +170,7 @@ LogicalResult PlanLowering::lowerRead(train::ReadOp op) {
     slots[op.getValue()] = builder.addParameterSlot(*id);
     return success();
   }
-  return call(op, copyTensor, ParamIn{*id}, out(op.getValue()));
+  return call(op, kernels::copy, ParamIn{*id}, out(op.getValue()));
 }
 
 LogicalResult PlanLowering::lowerYield(train::YieldOp op) {
@@ -473,6 +403,10 @@ LogicalResult PlanLowering::lower(Operation *op) {
         return call(op, concat, in(c.getInputs()), int64_t(0),
                     out(c.getOutput()));
       })
+      .Case<ps::SendOp, ps::RecvOp, ps::SendBarrierOp, ps::FetchBarrierOp>(
+          [&](Operation *communication) {
+            return lowerCommunication(communication);
+          })
       .Default([&](Operation *other) {
         return other->emitOpError(
             "cannot be run: the runtime has no kernel for it");

@@ -219,7 +219,7 @@ TEST_F(JobPlanTest, ServerUpdatesShareOneStoreWithSliceConsistentBlocks) {
   EXPECT_EQ(values(parameter(*store, "lr").value), std::vector<float>{0.5f});
 }
 
-TEST_F(JobPlanTest, RejectsOpsWithoutKernels) {
+TEST_F(JobPlanTest, CommunicationNeedsATransport) {
   std::string diagnostic;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
     diagnostic = d.str();
@@ -251,9 +251,17 @@ TEST_F(JobPlanTest, RejectsOpsWithoutKernels) {
   FailureOr<ParameterStore> store = buildParameterStore(worker, PlanOptions());
   ASSERT_TRUE(succeeded(store));
   auto step = cast<train::StepOp>(worker.lookupSymbol("step"));
-  EXPECT_TRUE(failed(buildPlan(step.getBody(), *store, PlanOptions())));
-  EXPECT_EQ(diagnostic,
-            "'ps.send' op cannot be run: the runtime has no kernel for it");
+  FailureOr<Plan> plan = buildPlan(step.getBody(), *store, PlanOptions());
+  ASSERT_TRUE(succeeded(plan)) << diagnostic;
+  // Run outside a worker (no communication context), the send refuses.
+  Executor executor = createExecutor(*plan, *store);
+  feed(*executor.inputs()[0], Shape{2}, {1, 2});
+  Status status = executor.run();
+  EXPECT_EQ(status.code(), StatusCode::FailedPrecondition);
+  EXPECT_NE(status.message().find("'ps.send': a communication op runs "
+                                  "outside a worker"),
+            std::string::npos)
+      << status.message();
 }
 
 } // namespace

@@ -1,0 +1,79 @@
+//===- Communication.h - The kernels of a worker's messages -----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the communication ops of a worker's plans do at run time: a send
+// pushes a gradient or a delta of one block to its server, a receive pulls
+// a block's current value, and the barriers tell each listed server that
+// the trainer has sent (fetched) its step. The calls go through the
+// transport of the worker's CommunicationContext, each with the context's
+// timeout as its deadline, and are counted in the context's figures.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_COMMUNICATION_H
+#define OPENKS_RUNTIME_COMMUNICATION_H
+
+#include "openks/Runtime/Tensor.h"
+#include "openks/Runtime/Transport.h"
+#include "openks/Support/Status.h"
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+namespace openks::runtime {
+
+/// What one trainer's communication has cost so far.
+struct CommunicationStats {
+  int64_t bytesPushed = 0;
+  int64_t bytesPulled = 0;
+  int64_t pushes = 0;
+  int64_t pulls = 0;
+  /// Time spent in barrier calls, waiting for the other trainers.
+  std::chrono::nanoseconds barrierWait{0};
+};
+
+/// What the communication calls of a worker's plans use: the transport to
+/// the job's servers, this trainer's index, how long one call may wait,
+/// and where its figures go. Only the trainer's own thread touches them.
+struct CommunicationContext {
+  Transport *transport = nullptr;
+  int trainer = 0;
+  std::chrono::milliseconds timeout{60000};
+  CommunicationStats *stats = nullptr;
+};
+
+/// A block of the job: its server's index among the job's endpoints and its
+/// index among that server's blocks.
+struct BlockAddress {
+  int server;
+  int block;
+};
+
+namespace kernels {
+
+/// Pushes `value`, a `kind` message for block `to`, handing its buffer to
+/// the transport: `value` must not be read afterwards (the loader gives a
+/// send a buffer of its own when the value is read again).
+Status send(const CommunicationContext *context, BlockAddress to,
+            MessageKind kind, Tensor &value);
+
+/// Pulls the current value of block `from` into `out`.
+Status recv(const CommunicationContext *context, BlockAddress from,
+            Tensor &out);
+
+/// Passes the send barrier of each of `servers`, in order.
+Status sendBarrier(const CommunicationContext *context,
+                   const std::vector<int> &servers);
+
+/// Passes the fetch barrier of each of `servers`, in order.
+Status fetchBarrier(const CommunicationContext *context,
+                    const std::vector<int> &servers);
+
+} // namespace kernels
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_COMMUNICATION_H

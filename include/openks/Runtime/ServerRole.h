@@ -1,0 +1,74 @@
+//===- ServerRole.h - A server's program over its parameters ----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The program side of one parameter server: its blocks in a parameter store
+// and an executor per update region. It is the ServerProgram a
+// ParameterServer runs the protocol over. An update takes the received
+// buffer as its plan's input (the sender gets the input's previous buffer
+// back), and runs under the locks of the parameters it touches; a read
+// copies a block under its shared lock, so pulls and updates of one block
+// never overlap.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_SERVERROLE_H
+#define OPENKS_RUNTIME_SERVERROLE_H
+
+#include "openks/Runtime/Executor.h"
+#include "openks/Runtime/JobSpec.h"
+#include "openks/Runtime/ParameterServer.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace openks::runtime {
+
+/// The blocks and updates of one server.
+class ServerRole : public ServerProgram {
+public:
+  /// Makes the executors of `spec`'s updates; `spec` must outlive the role
+  /// and stay where it is. Fails when a buffer cannot be allocated.
+  static StatusOr<std::unique_ptr<ServerRole>> create(ServerSpec &spec);
+
+  /// Initialises every block (the server's startup).
+  Status initialize() { return spec_.store.initialize(); }
+
+  /// Makes the `count`-th update of this server (counted from 1, over all
+  /// blocks) fail, for tests of failure handling.
+  void injectFault(int64_t count) { faultAt_ = count; }
+
+  /// Returns the parameters, for checkpoints and tests; shared with the
+  /// server's threads while it serves (see ParameterStore's locking).
+  const ParameterStore &store() const { return spec_.store; }
+  const ServerSpec &spec() const { return spec_; }
+
+  int numBlocks() const override {
+    return static_cast<int>(spec_.blocks.size());
+  }
+  std::string_view blockName(int block) const override;
+  MessageKind updateKind(int block) const override {
+    return spec_.blocks[block].updateKind;
+  }
+  DType dtype(int block) const override;
+  const Shape &shape(int block) const override;
+  Status update(int block, Tensor &received) override;
+  Status read(int block, Tensor &out) override;
+
+private:
+  explicit ServerRole(ServerSpec &spec) : spec_(spec) {}
+
+  ServerSpec &spec_;
+  /// One executor per update plan, indexed like spec_.updates.
+  std::vector<Executor> updates_;
+  std::atomic<int64_t> updateCount_{0};
+  std::optional<int64_t> faultAt_;
+};
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_SERVERROLE_H

@@ -1,0 +1,80 @@
+//===- WorkerRole.h - One trainer running the worker program ----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// What one trainer does with the worker program of a job: its own copy of
+// the worker's parameters, an executor per step bound to the transport, and
+// the order of the calls: start() initialises the local parameters and runs
+// the startup step (which pulls every block and passes the fetch barrier);
+// each step() runs the main step on the batch in inputs() and, in GEO mode,
+// the push step every geoPushSteps steps; finish() pushes what GEO training
+// has not pushed yet and tells every server the trainer is done. A trainer
+// that fails calls abort(), which fails every server with its error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_WORKERROLE_H
+#define OPENKS_RUNTIME_WORKERROLE_H
+
+#include "openks/Runtime/Communication.h"
+#include "openks/Runtime/Executor.h"
+#include "openks/Runtime/JobSpec.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace openks::runtime {
+
+/// One trainer of a job.
+class WorkerRole {
+public:
+  /// Makes trainer `trainer`'s copy of `spec`, talking to the servers
+  /// through `transport` with calls that wait at most `timeout`. `spec` and
+  /// `transport` must outlive the role. Fails when memory cannot be had.
+  static StatusOr<std::unique_ptr<WorkerRole>>
+  create(const WorkerSpec &spec, Transport &transport, int trainer,
+         std::chrono::milliseconds timeout);
+
+  /// Initialises the local parameters and runs the startup step.
+  Status start();
+  /// Returns the main step's inputs, to be filled before each step.
+  const std::vector<Tensor *> &inputs() const { return main_->inputs(); }
+  /// Returns the main step's outputs as the last step left them.
+  const std::vector<const Tensor *> &outputs() const {
+    return main_->outputs();
+  }
+  /// Runs one step on inputs(), then the GEO push when it is due.
+  Status step();
+  /// Pushes pending GEO deltas and tells every server this trainer is done.
+  Status finish();
+  /// Tells every server that this trainer failed with `status`.
+  void abort(const Status &status);
+
+  /// Returns the trainer's parameters; only its own thread may use them.
+  const ParameterStore &store() const { return store_; }
+  /// Returns what the trainer's communication has cost.
+  const CommunicationStats &stats() const { return stats_; }
+  int trainer() const { return context_.trainer; }
+  /// Returns the number of steps run.
+  int64_t steps() const { return steps_; }
+
+private:
+  WorkerRole(const WorkerSpec &spec, ParameterStore store)
+      : spec_(spec), store_(std::move(store)) {}
+
+  const WorkerSpec &spec_;
+  ParameterStore store_;
+  CommunicationStats stats_;
+  CommunicationContext context_;
+  std::optional<Executor> main_, startup_, geoPush_;
+  int64_t steps_ = 0;
+  /// The step of the last GEO push.
+  int64_t pushedAt_ = 0;
+};
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_WORKERROLE_H

@@ -1,0 +1,78 @@
+//===- Communication.cpp - The kernels of a worker's messages -------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Communication.h"
+
+using namespace openks;
+using namespace openks::runtime;
+
+/// Checks that a plan with communication runs in a worker.
+static Status checkContext(const CommunicationContext *context) {
+  if (!context || !context->transport)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "a communication op runs outside a worker: the "
+                         "plan was not given a transport");
+  return Status::ok();
+}
+
+static int64_t bytesOf(const Tensor &tensor) {
+  return tensor.numel() * static_cast<int64_t>(dtypeSize(tensor.dtype()));
+}
+
+Status kernels::send(const CommunicationContext *context, BlockAddress to,
+                     MessageKind kind, Tensor &value) {
+  OPENKS_RETURN_IF_ERROR(checkContext(context));
+  int64_t bytes = bytesOf(value);
+  OPENKS_RETURN_IF_ERROR(context->transport->push(
+      to.server, to.block, kind, value, context->trainer,
+      Deadline::after(context->timeout)));
+  if (context->stats) {
+    context->stats->bytesPushed += bytes;
+    ++context->stats->pushes;
+  }
+  return Status::ok();
+}
+
+Status kernels::recv(const CommunicationContext *context, BlockAddress from,
+                     Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(checkContext(context));
+  OPENKS_RETURN_IF_ERROR(context->transport->pull(
+      from.server, from.block, out, context->trainer,
+      Deadline::after(context->timeout)));
+  if (context->stats) {
+    context->stats->bytesPulled += bytesOf(out);
+    ++context->stats->pulls;
+  }
+  return Status::ok();
+}
+
+/// Passes one kind of barrier on each server, timing the wait.
+template <typename Call>
+static Status passBarriers(const CommunicationContext *context,
+                           const std::vector<int> &servers, Call call) {
+  OPENKS_RETURN_IF_ERROR(checkContext(context));
+  auto start = std::chrono::steady_clock::now();
+  for (int server : servers)
+    OPENKS_RETURN_IF_ERROR(call(server, Deadline::after(context->timeout)));
+  if (context->stats)
+    context->stats->barrierWait += std::chrono::steady_clock::now() - start;
+  return Status::ok();
+}
+
+Status kernels::sendBarrier(const CommunicationContext *context,
+                            const std::vector<int> &servers) {
+  return passBarriers(context, servers, [&](int server, Deadline deadline) {
+    return context->transport->sendBarrier(server, context->trainer, deadline);
+  });
+}
+
+Status kernels::fetchBarrier(const CommunicationContext *context,
+                             const std::vector<int> &servers) {
+  return passBarriers(context, servers, [&](int server, Deadline deadline) {
+    return context->transport->fetchBarrier(server, context->trainer,
+                                            deadline);
+  });
+}

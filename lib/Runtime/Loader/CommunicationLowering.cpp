@@ -1,0 +1,97 @@
+//===- CommunicationLowering.cpp - Plan calls that talk to servers --------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// ps.send, ps.recv and the barriers become calls of the communication
+// kernels (Communication.h) with their servers and blocks resolved to
+// numbers here, once. A send hands its value's buffer to the transport when
+// nothing reads the value afterwards and the buffer is the executor's own;
+// otherwise it sends a copy, so a parameter or a value read later is never
+// given away.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanLowering.h"
+
+#include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Runtime/Kernels.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::runtime;
+using namespace openks::runtime::loader;
+
+FailureOr<const ServerDirectory *> PlanLowering::getDirectory(Operation *op) {
+  if (!directory) {
+    auto module = op->getParentOfType<ModuleOp>();
+    FailureOr<ServerDirectory> built = ServerDirectory::build(module, op);
+    if (failed(built))
+      return failure();
+    directory = std::move(*built);
+  }
+  return &*directory;
+}
+
+/// The runtime's message kinds have the values of the dialect's.
+static MessageKind getMessageKind(ps::MessageKind kind) {
+  return static_cast<MessageKind>(kind);
+}
+
+LogicalResult PlanLowering::lowerCommunication(Operation *op) {
+  FailureOr<const ServerDirectory *> servers = getDirectory(op);
+  if (failed(servers))
+    return failure();
+  auto serverList = [&](ArrayAttr names) -> FailureOr<std::vector<int>> {
+    std::vector<int> indices;
+    for (auto name : names.getAsRange<FlatSymbolRefAttr>()) {
+      FailureOr<int> index = (*servers)->getServer(op, name);
+      if (failed(index))
+        return failure();
+      indices.push_back(*index);
+    }
+    return indices;
+  };
+
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](ps::SendOp send) -> LogicalResult {
+        FailureOr<BlockAddress> to =
+            (*servers)->getBlock(op, send.getTarget());
+        if (failed(to))
+          return failure();
+        SlotId value = in(send.getValue()).slot;
+        bool lastUse = getLastUse(send.getValue()) == positions.lookup(op);
+        if (!lastUse || !builder.isBufferSlot(value)) {
+          const Plan::Slot &layout = builder.getSlot(value);
+          SlotId copy = builder.addSlot(layout.dtype, layout.capacity);
+          if (failed(call(op, kernels::copy, In{value}, Out{copy})))
+            return failure();
+          value = copy;
+        }
+        return call(op, kernels::send, Communication{}, *to,
+                    getMessageKind(send.getKind()), Consumed{value});
+      })
+      .Case([&](ps::RecvOp recv) -> LogicalResult {
+        FailureOr<BlockAddress> from =
+            (*servers)->getBlock(op, recv.getSource());
+        if (failed(from))
+          return failure();
+        return call(op, kernels::recv, Communication{}, *from,
+                    out(recv.getValue()));
+      })
+      .Case([&](ps::SendBarrierOp barrier) -> LogicalResult {
+        FailureOr<std::vector<int>> indices = serverList(barrier.getServers());
+        if (failed(indices))
+          return failure();
+        return call(op, kernels::sendBarrier, Communication{}, *indices);
+      })
+      .Case([&](ps::FetchBarrierOp barrier) -> LogicalResult {
+        FailureOr<std::vector<int>> indices = serverList(barrier.getServers());
+        if (failed(indices))
+          return failure();
+        return call(op, kernels::fetchBarrier, Communication{}, *indices);
+      });
+}

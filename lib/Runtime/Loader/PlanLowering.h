@@ -1,0 +1,101 @@
+//===- PlanLowering.h - The lowering of one region to a plan ----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Runtime/Loader: the state of building one plan, shared by
+// the files that lower its ops. PlanBuilder.cpp lowers the train dialect and
+// the data movement of the ps dialect (split, concat); CommunicationLowering
+// .cpp lowers the ops that talk to servers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_LIB_RUNTIME_LOADER_PLANLOWERING_H
+#define OPENKS_LIB_RUNTIME_LOADER_PLANLOWERING_H
+
+#include "KernelCall.h"
+#include "ServerDirectory.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/Runtime/Loader/PlanBuilder.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <string>
+
+namespace openks::runtime::loader {
+
+/// Returns a short "file:line:col: 'op.name'" for runtime error messages.
+std::string describe(mlir::Operation *op);
+
+/// Builds one plan; see buildPlan.
+class PlanLowering {
+public:
+  PlanLowering(const ParameterStore &store, const PlanOptions &options)
+      : store(store), options(options), builder(store) {}
+
+  mlir::FailureOr<Plan> build(mlir::Region &body);
+
+private:
+  mlir::LogicalResult addInputs(mlir::Block &block);
+  /// Checks that every value of `block` fits a tensor at the largest batch.
+  mlir::LogicalResult checkCapacities(mlir::Block &block);
+  /// Returns the elements a value of `type` needs at the largest batch, or
+  /// nothing when that is more than a tensor may hold.
+  std::optional<int64_t> getCapacity(mlir::RankedTensorType type) const;
+  mlir::LogicalResult lower(mlir::Operation *op);
+  mlir::LogicalResult lowerRead(train::ReadOp op);
+  mlir::LogicalResult lowerYield(train::YieldOp op);
+  mlir::LogicalResult lowerFill(train::FillOp op);
+  /// Lowers ps.send, ps.recv and the barriers (CommunicationLowering.cpp).
+  mlir::LogicalResult lowerCommunication(mlir::Operation *op);
+
+  /// Returns the parameter `name` after checking that the store has it, with
+  /// the element type and shape of `type` if given; reports on `op` if not.
+  mlir::FailureOr<ParameterId> lookupParameter(mlir::Operation *op,
+                                               mlir::FlatSymbolRefAttr name,
+                                               mlir::Type type = {});
+  /// Returns the position of the last op that uses `value`, directly or
+  /// through the ops that pass its buffer on.
+  unsigned getLastUse(mlir::Value value);
+  /// Returns the numbers of the servers and blocks of the module `op` is
+  /// in, building them on first use.
+  mlir::FailureOr<const ServerDirectory *> getDirectory(mlir::Operation *op);
+
+  /// Returns the slot of an already lowered value.
+  In in(mlir::Value value) { return {slots.lookup(value)}; }
+  /// Returns the slots of already lowered values.
+  Ins in(mlir::ValueRange values);
+  /// Creates the slot of `value`, sized for the largest batch.
+  Out out(mlir::Value value);
+  /// Creates the slots of `values`.
+  Outs out(mlir::ValueRange values);
+  /// Returns the parameter an op updates through the symbol `name`.
+  mlir::FailureOr<ParamOut> update(mlir::Operation *op,
+                                   mlir::FlatSymbolRefAttr name);
+
+  /// Appends a call of `kernel` on `args` (see KernelCall.h).
+  template <typename Kernel, typename... Args>
+  mlir::LogicalResult call(mlir::Operation *op, Kernel kernel, Args... args) {
+    std::vector<ParameterId> reads, writes;
+    collectAccesses(builder, reads, writes, args...);
+    builder.addInstruction(bindKernel(kernel, args...), describe(op),
+                           std::move(reads), std::move(writes));
+    return mlir::success();
+  }
+
+  const ParameterStore &store;
+  const PlanOptions &options;
+  Plan::Builder builder;
+  llvm::DenseMap<mlir::Value, SlotId> slots;
+  /// The position of each op of the body, for the read sharing rule.
+  llvm::DenseMap<mlir::Operation *, unsigned> positions;
+  /// The positions of the ops that write each parameter.
+  llvm::DenseMap<ParameterId, llvm::SmallVector<unsigned>> writers;
+  std::optional<ServerDirectory> directory;
+};
+
+} // namespace openks::runtime::loader
+
+#endif // OPENKS_LIB_RUNTIME_LOADER_PLANLOWERING_H

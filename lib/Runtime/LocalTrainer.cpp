@@ -1,0 +1,75 @@
+//===- LocalTrainer.cpp - Training in one process -------------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/LocalTrainer.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace openks;
+using namespace openks::runtime;
+
+StatusOr<std::unique_ptr<LocalTrainer>>
+LocalTrainer::create(ParameterStore store, Plan plan, const std::string &data) {
+  std::unique_ptr<LocalTrainer> trainer(
+      new LocalTrainer(std::move(store), std::move(plan)));
+  StatusOr<Executor> executor =
+      Executor::create(trainer->plan_, trainer->store_);
+  if (!executor)
+    return executor.status();
+  trainer->executor_.emplace(std::move(*executor));
+  OPENKS_RETURN_IF_ERROR(openDataSource(data, trainer->plan_.inputSpecs(),
+                                        Shard{}, trainer->source_));
+  return trainer;
+}
+
+Status LocalTrainer::step(int64_t globalBatch) {
+  OPENKS_RETURN_IF_ERROR(source_->next(globalBatch, executor_->inputs()));
+  return executor_->run();
+}
+
+/// Returns the largest |a[i] - b[i]| and the largest |b[i]|.
+template <typename T>
+static std::pair<double, double> getDeviation(const Tensor &a,
+                                              const Tensor &b) {
+  double difference = 0, magnitude = 0;
+  const T *x = a.data<T>(), *y = b.data<T>();
+  for (int64_t i = 0, e = b.numel(); i < e; ++i) {
+    difference = std::max(difference, std::fabs(double(x[i]) - double(y[i])));
+    magnitude = std::max(magnitude, std::fabs(double(y[i])));
+  }
+  return {difference, magnitude};
+}
+
+StatusOr<std::vector<ParameterDifference>>
+openks::runtime::compareParameters(const ParameterStore &actual,
+                                   const ParameterStore &expected) {
+  std::vector<ParameterDifference> differences;
+  for (ParameterId id = 0; id < expected.size(); ++id) {
+    const Parameter &reference = expected[id];
+    if (!reference.trainable)
+      continue;
+    std::optional<ParameterId> match = actual.lookup(reference.name);
+    if (!match)
+      return Status::error(StatusCode::NotFound,
+                           "parameter '{}' has no counterpart to compare with",
+                           reference.name);
+    const Tensor &a = actual[*match].value, &b = reference.value;
+    if (a.dtype() != b.dtype() || a.shape() != b.shape())
+      return Status::invalidArgument(
+          "parameter '{}' is {} here and {} in the reference", reference.name,
+          a.typeString(), b.typeString());
+    auto [difference, magnitude] =
+        b.dtype() == DType::F32   ? getDeviation<float>(a, b)
+        : b.dtype() == DType::F64 ? getDeviation<double>(a, b)
+                                  : getDeviation<int64_t>(a, b);
+    double relative = difference == 0 ? 0
+                      : magnitude == 0 ? INFINITY
+                                       : difference / magnitude;
+    differences.push_back({reference.name, relative});
+  }
+  return differences;
+}

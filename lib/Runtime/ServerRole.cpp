@@ -1,0 +1,62 @@
+//===- ServerRole.cpp - A server's program over its parameters ------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/ServerRole.h"
+
+#include <fmt/format.h>
+#include <mutex>
+#include <shared_mutex>
+
+using namespace openks;
+using namespace openks::runtime;
+
+StatusOr<std::unique_ptr<ServerRole>> ServerRole::create(ServerSpec &spec) {
+  std::unique_ptr<ServerRole> role(new ServerRole(spec));
+  role->updates_.reserve(spec.updates.size());
+  for (const Plan &plan : spec.updates) {
+    StatusOr<Executor> executor = Executor::create(plan, spec.store);
+    if (!executor)
+      return executor.status().withContext(spec.name);
+    role->updates_.push_back(std::move(*executor));
+  }
+  return role;
+}
+
+std::string_view ServerRole::blockName(int block) const {
+  return spec_.store[spec_.blocks[block].parameter].name;
+}
+
+DType ServerRole::dtype(int block) const {
+  return spec_.store[spec_.blocks[block].parameter].value.dtype();
+}
+
+const Shape &ServerRole::shape(int block) const {
+  return spec_.store[spec_.blocks[block].parameter].value.shape();
+}
+
+Status ServerRole::update(int block, Tensor &received) {
+  const ServerBlockSpec &target = spec_.blocks[block];
+  if (!target.update)
+    return Status::invalidArgument("block {} has no update",
+                                   blockName(block));
+  int64_t count = ++updateCount_;
+  if (faultAt_ && count == *faultAt_)
+    return Status::error(StatusCode::Internal,
+                         "injected fault in update {} (block {})", count,
+                         blockName(block));
+  Executor &executor = updates_[*target.update];
+  // The executor's input buffer and the received one change hands.
+  std::swap(*executor.inputs().front(), received);
+  return executor.run().withContext(
+      fmt::format("updating block {}", blockName(block)));
+}
+
+Status ServerRole::read(int block, Tensor &out) {
+  ParameterId parameter = spec_.blocks[block].parameter;
+  std::shared_lock<std::shared_mutex> lock(spec_.store.mutex(parameter));
+  out.copyFrom(spec_.store[parameter].value);
+  return Status::ok();
+}

@@ -1,0 +1,69 @@
+//===- WorkerRole.cpp - One trainer running the worker program ------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/WorkerRole.h"
+
+#include <fmt/format.h>
+
+using namespace openks;
+using namespace openks::runtime;
+
+StatusOr<std::unique_ptr<WorkerRole>>
+WorkerRole::create(const WorkerSpec &spec, Transport &transport, int trainer,
+                   std::chrono::milliseconds timeout) {
+  StatusOr<ParameterStore> store = spec.store.cloneLayout();
+  if (!store)
+    return store.status();
+  std::unique_ptr<WorkerRole> role(new WorkerRole(spec, std::move(*store)));
+  role->context_ = {&transport, trainer, timeout, &role->stats_};
+  auto bind = [&](const Plan &plan,
+                  std::optional<Executor> &executor) -> Status {
+    StatusOr<Executor> created =
+        Executor::create(plan, role->store_, &role->context_);
+    if (!created)
+      return created.status();
+    executor.emplace(std::move(*created));
+    return Status::ok();
+  };
+  OPENKS_RETURN_IF_ERROR(bind(spec.main, role->main_));
+  OPENKS_RETURN_IF_ERROR(bind(spec.startup, role->startup_));
+  if (spec.geoPush)
+    OPENKS_RETURN_IF_ERROR(bind(*spec.geoPush, role->geoPush_));
+  return role;
+}
+
+Status WorkerRole::start() {
+  OPENKS_RETURN_IF_ERROR(store_.initialize());
+  return startup_->run().withContext("the startup step");
+}
+
+Status WorkerRole::step() {
+  ++steps_;
+  OPENKS_RETURN_IF_ERROR(main_->run());
+  if (geoPush_ && steps_ - pushedAt_ >= spec_.geoPushSteps) {
+    pushedAt_ = steps_;
+    return geoPush_->run().withContext("the GEO push step");
+  }
+  return Status::ok();
+}
+
+Status WorkerRole::finish() {
+  if (geoPush_ && steps_ > pushedAt_) {
+    pushedAt_ = steps_;
+    OPENKS_RETURN_IF_ERROR(geoPush_->run().withContext("the last GEO push"));
+  }
+  Transport &transport = *context_.transport;
+  for (int server = 0; server < transport.numServers(); ++server)
+    OPENKS_RETURN_IF_ERROR(transport.complete(
+        server, context_.trainer, Deadline::after(context_.timeout)));
+  return Status::ok();
+}
+
+void WorkerRole::abort(const Status &status) {
+  Transport &transport = *context_.transport;
+  for (int server = 0; server < transport.numServers(); ++server)
+    transport.abort(server, context_.trainer, status);
+}

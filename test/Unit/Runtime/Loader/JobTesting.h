@@ -1,0 +1,155 @@
+//===- JobTesting.h - Helpers for tests of distributed jobs -----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// A fixture that takes a forward-only program through the real pipelines
+// (minimize, then transpile), loads the job, runs it in process, and trains
+// the minimized program in one process as the reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_TEST_UNIT_RUNTIME_LOADER_JOBTESTING_H
+#define OPENKS_TEST_UNIT_RUNTIME_LOADER_JOBTESTING_H
+
+#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/InitAllDialects.h"
+#include "openks/InitAllPasses.h"
+#include "openks/Pipelines/Pipelines.h"
+#include "openks/Runtime/InProcessJob.h"
+#include "openks/Runtime/LocalTrainer.h"
+#include "openks/Runtime/Loader/JobBuilder.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "gtest/gtest.h"
+
+#include <fmt/format.h>
+#include <string>
+#include <vector>
+
+namespace openks::testing {
+
+/// A small classifier with parameters of awkward shapes: 7 rows (no server
+/// count divides it), one row, a column, a rank-0 scale, and a plain bias.
+/// `{0}` is the float type.
+inline const char *const kOddShapesProgram = R"mlir(
+train.program @odd {{
+  train.param @w1 : tensor<7x5x{0}> init #train.xavier<seed = 1>
+  train.param @b1 : tensor<5x{0}> init #train.uniform<min = -0.1, max = 0.1, seed = 2>
+  train.param @w2 : tensor<5x2x{0}> init #train.xavier<seed = 3>
+  train.param @row : tensor<1x2x{0}> init #train.uniform<min = -0.1, max = 0.1, seed = 4>
+  train.param @wc : tensor<5x1x{0}> init #train.xavier<seed = 5>
+  train.param @s : tensor<{0}> init #train.constant<0.5>
+  train.step @step(%x: tensor<?x7x{0}>, %y: tensor<?xi64>) -> tensor<{0}> {{
+    %w1 = train.read @w1 : tensor<7x5x{0}>
+    %b1 = train.read @b1 : tensor<5x{0}>
+    %z1 = train.matmul %x, %w1 : (tensor<?x7x{0}>, tensor<7x5x{0}>) -> tensor<?x5x{0}>
+    %a1 = train.add %z1, %b1 : (tensor<?x5x{0}>, tensor<5x{0}>) -> tensor<?x5x{0}>
+    %h = train.tanh %a1 : tensor<?x5x{0}>
+    %w2 = train.read @w2 : tensor<5x2x{0}>
+    %z2 = train.matmul %h, %w2 : (tensor<?x5x{0}>, tensor<5x2x{0}>) -> tensor<?x2x{0}>
+    %row = train.read @row : tensor<1x2x{0}>
+    %bias = train.reshape %row : (tensor<1x2x{0}>) -> tensor<2x{0}>
+    %a2 = train.add %z2, %bias : (tensor<?x2x{0}>, tensor<2x{0}>) -> tensor<?x2x{0}>
+    %wc = train.read @wc : tensor<5x1x{0}>
+    %c = train.matmul %h, %wc : (tensor<?x5x{0}>, tensor<5x1x{0}>) -> tensor<?x1x{0}>
+    %s = train.read @s : tensor<{0}>
+    %s1 = train.reshape %s : (tensor<{0}>) -> tensor<1x{0}>
+    %c1 = train.mul %c, %s1 : (tensor<?x1x{0}>, tensor<1x{0}>) -> tensor<?x1x{0}>
+    %logits = train.concat %a2, %c1 axis 1 : (tensor<?x2x{0}>, tensor<?x1x{0}>) -> tensor<?x3x{0}>
+    %l = train.softmax_cross_entropy %logits, %y : (tensor<?x3x{0}>, tensor<?xi64>) -> tensor<?x{0}>
+    %loss = train.mean %l : (tensor<?x{0}>) -> tensor<{0}>
+    train.yield %loss : tensor<{0}>
+  }}
+}}
+)mlir";
+
+/// Data for kOddShapesProgram.
+inline const char *const kOddShapesData = "synthetic:classes=3,rows=64,seed=5";
+
+/// Returns `count` loopback endpoints.
+inline std::vector<std::string> loopbackEndpoints(int count) {
+  std::vector<std::string> endpoints;
+  for (int i = 0; i < count; ++i)
+    endpoints.push_back(fmt::format("127.0.0.1:{}", 6170 + i));
+  return endpoints;
+}
+
+/// Compiles programs into jobs and reference trainers.
+class JobTest : public ::testing::Test {
+protected:
+  JobTest() {
+    registerAllPasses();
+    mlir::DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// Parses `source` and minimizes it with `options`.
+  mlir::OwningOpRef<mlir::ModuleOp> minimized(const std::string &source,
+                                              const MinimizeOptions &options) {
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+    EXPECT_TRUE(module) << "cannot parse the program";
+    if (!module)
+      return module;
+    auto pm = mlir::PassManager::on<mlir::ModuleOp>(&context);
+    buildMinimizePipeline(pm, options);
+    EXPECT_TRUE(mlir::succeeded(pm.run(*module))) << "cannot minimize";
+    return module;
+  }
+
+  /// Returns a transpiled copy of `module`.
+  mlir::OwningOpRef<mlir::ModuleOp>
+  transpiled(mlir::ModuleOp module, const TranspileOptions &options) {
+    mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+    auto pm = mlir::PassManager::on<mlir::ModuleOp>(&context);
+    buildTranspilePipeline(pm, options);
+    EXPECT_TRUE(mlir::succeeded(pm.run(*copy))) << "cannot transpile";
+    return copy;
+  }
+
+  /// Loads the job of a transpiled module.
+  static std::optional<runtime::JobSpec> loadJob(mlir::ModuleOp module,
+                                                 int64_t maxBatch) {
+    runtime::PlanOptions options;
+    options.maxBatch = maxBatch;
+    mlir::FailureOr<runtime::JobSpec> job = runtime::buildJob(module, options);
+    if (mlir::failed(job))
+      return std::nullopt;
+    return std::move(*job);
+  }
+
+  /// Returns a single-process trainer of a minimized module's only step.
+  static std::unique_ptr<runtime::LocalTrainer>
+  localTrainer(mlir::ModuleOp module, int64_t maxBatch,
+               const std::string &data) {
+    train::StepOp step;
+    module.walk([&](train::StepOp op) { step = op; });
+    runtime::PlanOptions options;
+    options.maxBatch = maxBatch;
+    mlir::FailureOr<runtime::ParameterStore> store =
+        runtime::buildParameterStore(step->getParentOp(), options);
+    if (mlir::failed(store))
+      return nullptr;
+    mlir::FailureOr<runtime::Plan> plan =
+        runtime::buildPlan(step.getBody(), *store, options);
+    if (mlir::failed(plan))
+      return nullptr;
+    StatusOr<std::unique_ptr<runtime::LocalTrainer>> trainer =
+        runtime::LocalTrainer::create(std::move(*store), std::move(*plan),
+                                      data);
+    EXPECT_TRUE(trainer.isOk()) << trainer.status().message();
+    return trainer ? std::move(*trainer) : nullptr;
+  }
+
+  mlir::MLIRContext context;
+};
+
+} // namespace openks::testing
+
+#endif // OPENKS_TEST_UNIT_RUNTIME_LOADER_JOBTESTING_H

@@ -1,0 +1,234 @@
+//===- SyncEquivalenceTest.cpp - Sync training equals local training ------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The central promise of the runtime: T trainers each taking B/T rows of a
+// global batch of B give, after every step, the parameters single-process
+// training gives on the same B rows. Checked over layouts (trainers,
+// servers, slicing, placement), optimizers, learning-rate schedules and
+// element types, on a program with parameters of awkward shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "JobTesting.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::runtime;
+using namespace openks::testing;
+
+namespace {
+
+constexpr std::chrono::milliseconds kTimeout{20000};
+
+/// Trains `job` in process for `steps` steps of `batch` rows and checks after
+/// each step that trainer 0's parameters are within `tolerance` of those
+/// `reference` reaches on the same global batches.
+void expectEqualsLocal(JobSpec &job, LocalTrainer &reference, int64_t steps,
+                       int64_t batch, const std::string &data,
+                       double tolerance) {
+  StatusOr<std::unique_ptr<InProcessJob>> run =
+      InProcessJob::create(job, kTimeout);
+  ASSERT_TRUE(run.isOk()) << run.status().message();
+  ASSERT_TRUE(reference.start().isOk());
+
+  int64_t checked = 0;
+  double worst = 0;
+  std::string worstName;
+  JobRunOptions options;
+  options.steps = steps;
+  options.globalBatch = batch;
+  options.data = data;
+  options.timeout = kTimeout;
+  options.afterStep = [&](const WorkerRole &worker) -> Status {
+    if (worker.trainer() != 0)
+      return Status::ok();
+    OPENKS_RETURN_IF_ERROR(reference.step(batch));
+    StatusOr<std::vector<ParameterDifference>> differences =
+        compareParameters(worker.store(), reference.store());
+    if (!differences)
+      return differences.status();
+    EXPECT_FALSE(differences->empty());
+    for (const ParameterDifference &difference : *differences)
+      if (difference.relative >= worst) {
+        worst = difference.relative;
+        worstName = fmt::format("{} at step {}", difference.name,
+                                worker.steps());
+      }
+    ++checked;
+    return Status::ok();
+  };
+  Status status = (*run)->run(options);
+  ASSERT_TRUE(status.isOk()) << status.message();
+  EXPECT_EQ(checked, steps);
+  EXPECT_LE(worst, tolerance) << "worst: " << worstName;
+  for (int trainer = 0; trainer < (*run)->numTrainers(); ++trainer)
+    EXPECT_EQ((*run)->rows(trainer), steps * batch / job.trainers);
+  for (int server = 0; server < (*run)->numServers(); ++server)
+    EXPECT_EQ((*run)->server(server).stats().steps, steps);
+}
+
+/// How the job is laid out.
+struct Layout {
+  int trainers;
+  int servers;
+  /// 0: no slicing; otherwise slicing with this min-block-size.
+  int64_t minBlockSize;
+  ps::SplitMethod splitMethod;
+};
+
+std::string describeLayout(const ::testing::TestParamInfo<Layout> &info) {
+  const Layout &layout = info.param;
+  return fmt::format(
+      "{}Trainers{}Servers{}{}", layout.trainers, layout.servers,
+      layout.minBlockSize ? fmt::format("Min{}", layout.minBlockSize)
+                          : std::string("Unsliced"),
+      layout.splitMethod == ps::SplitMethod::HashName ? "Hash" : "RoundRobin");
+}
+
+class SyncLayoutTest : public JobTest,
+                       public ::testing::WithParamInterface<Layout> {};
+
+TEST_P(SyncLayoutTest, EveryStepEqualsLocalTraining) {
+  const Layout &layout = GetParam();
+  MinimizeOptions minimize;
+  minimize.optimizer = OptimizerKind::SGD;
+  minimize.learningRate = 0.5;
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(program);
+
+  TranspileOptions transpile;
+  transpile.pservers = loopbackEndpoints(layout.servers);
+  transpile.trainers = layout.trainers;
+  transpile.sliceVarUp = layout.minBlockSize != 0;
+  transpile.minBlockSize = std::max<int64_t>(layout.minBlockSize, 1);
+  transpile.splitMethod = layout.splitMethod;
+  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+  const int64_t batch = 8;
+  std::optional<JobSpec> spec = loadJob(*job, batch);
+  ASSERT_TRUE(spec);
+  std::unique_ptr<LocalTrainer> reference =
+      localTrainer(*program, batch, kOddShapesData);
+  ASSERT_TRUE(reference);
+  expectEqualsLocal(*spec, *reference, /*steps=*/4, batch, kOddShapesData,
+                    1e-5);
+}
+
+std::vector<Layout> allLayouts() {
+  std::vector<Layout> layouts;
+  for (int trainers : {1, 2, 4})
+    for (int servers : {1, 2, 3})
+      for (int64_t minBlockSize : {0, 1, 15})
+        for (ps::SplitMethod method :
+             {ps::SplitMethod::RoundRobin, ps::SplitMethod::HashName})
+          layouts.push_back({trainers, servers, minBlockSize, method});
+  return layouts;
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, SyncLayoutTest,
+                         ::testing::ValuesIn(allLayouts()), describeLayout);
+
+/// An optimizer setup of openks-minimize.
+struct OptimizerCase {
+  const char *name;
+  std::function<void(MinimizeOptions &)> configure;
+};
+
+std::vector<OptimizerCase> optimizerCases() {
+  return {
+      {"Sgd", [](MinimizeOptions &) {}},
+      {"Momentum",
+       [](MinimizeOptions &o) { o.optimizer = OptimizerKind::Momentum; }},
+      {"NesterovWithWeightDecay",
+       [](MinimizeOptions &o) {
+         o.optimizer = OptimizerKind::Momentum;
+         o.nesterov = true;
+         o.weightDecay = 0.01;
+       }},
+      {"Adam", [](MinimizeOptions &o) { o.optimizer = OptimizerKind::Adam; }},
+      {"Adagrad",
+       [](MinimizeOptions &o) { o.optimizer = OptimizerKind::Adagrad; }},
+      {"SgdExponentialDecay",
+       [](MinimizeOptions &o) {
+         o.lrSchedule = LRSchedule::Exponential;
+         o.decayRate = 0.5;
+         o.decaySteps = 2;
+       }},
+      {"AdamStaircaseDecay",
+       [](MinimizeOptions &o) {
+         o.optimizer = OptimizerKind::Adam;
+         o.lrSchedule = LRSchedule::Exponential;
+         o.decaySteps = 3;
+         o.staircase = true;
+       }},
+      {"MomentumPiecewise",
+       [](MinimizeOptions &o) {
+         o.optimizer = OptimizerKind::Momentum;
+         o.lrSchedule = LRSchedule::Piecewise;
+         o.boundaries = {2, 4};
+         o.values = {0.5, 0.2, 0.05};
+       }},
+      {"AdagradPiecewise",
+       [](MinimizeOptions &o) {
+         o.optimizer = OptimizerKind::Adagrad;
+         o.lrSchedule = LRSchedule::Piecewise;
+         o.boundaries = {3};
+         o.values = {0.3, 0.1};
+       }},
+  };
+}
+
+class SyncOptimizerTest
+    : public JobTest,
+      public ::testing::WithParamInterface<
+          std::tuple<OptimizerCase, const char *, Layout>> {};
+
+TEST_P(SyncOptimizerTest, EveryStepEqualsLocalTraining) {
+  auto [optimizer, floatType, layout] = GetParam();
+  MinimizeOptions minimize;
+  minimize.learningRate = 0.3;
+  optimizer.configure(minimize);
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, floatType), minimize);
+  ASSERT_TRUE(program);
+
+  TranspileOptions transpile;
+  transpile.pservers = loopbackEndpoints(layout.servers);
+  transpile.trainers = layout.trainers;
+  transpile.minBlockSize = layout.minBlockSize;
+  transpile.splitMethod = layout.splitMethod;
+  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+  const int64_t batch = 12;
+  std::optional<JobSpec> spec = loadJob(*job, batch);
+  ASSERT_TRUE(spec);
+  std::unique_ptr<LocalTrainer> reference =
+      localTrainer(*program, batch, kOddShapesData);
+  ASSERT_TRUE(reference);
+  bool f64 = std::string(floatType) == "f64";
+  expectEqualsLocal(*spec, *reference, /*steps=*/6, batch, kOddShapesData,
+                    f64 ? 1e-12 : 1e-5);
+}
+
+std::string describeOptimizerCase(
+    const ::testing::TestParamInfo<SyncOptimizerTest::ParamType> &info) {
+  auto [optimizer, floatType, layout] = info.param;
+  return fmt::format("{}{}{}T{}S", optimizer.name, floatType, layout.trainers,
+                     layout.servers);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Optimizers, SyncOptimizerTest,
+    ::testing::Combine(
+        ::testing::ValuesIn(optimizerCases()), ::testing::Values("f32", "f64"),
+        ::testing::Values(Layout{2, 3, 1, ps::SplitMethod::RoundRobin},
+                          Layout{4, 2, 1, ps::SplitMethod::HashName},
+                          Layout{3, 2, 15, ps::SplitMethod::RoundRobin})),
+    describeOptimizerCase);
+
+} // namespace
