@@ -4,19 +4,23 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// `--import-paddle-program` reads a ProgramDesc into the `paddle` dialect;
-// `--export-paddle-program` writes the one `paddle.program` of a module as
-// a ProgramDesc.
+// `--import-paddle-program` reads a ProgramDesc into the `paddle` dialect,
+// or with `--paddle-to-train` (and `--paddle-startup-program=<file>`) into
+// a `train.program`. `--export-paddle-program` writes the one
+// `paddle.program` or `train.program` of a module as a ProgramDesc, a
+// `train.program`'s startup program with `--paddle-export-startup`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Dialect/Paddle/IR/PaddleOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/Interop/Paddle.h"
 #include "openks/Support/InputGuard.h"
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -31,19 +35,49 @@ template <typename OpTy> static OpTy getOnlyProgram(ModuleOp module) {
   return *programs.begin();
 }
 
-/// Imports the program of `sourceMgr`.
+/// Imports the main program of `sourceMgr`, and maps it onto `train` ops
+/// with `toTrain`, the startup program read from `startupFile`.
 static OwningOpRef<Operation *> importProgram(llvm::SourceMgr &sourceMgr,
-                                              MLIRContext *context) {
+                                              MLIRContext *context,
+                                              bool toTrain,
+                                              StringRef startupFile) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  return importPaddleProgram(buffer->getBuffer(), context,
-                             buffer->getBufferIdentifier());
+  OwningOpRef<ModuleOp> main = importPaddleProgram(
+      buffer->getBuffer(), context, buffer->getBufferIdentifier());
+  if (!main)
+    return {};
+  if (!toTrain) {
+    if (!startupFile.empty()) {
+      emitError(UnknownLoc::get(context))
+          << "--paddle-startup-program needs --paddle-to-train";
+      return {};
+    }
+    return main;
+  }
+  OwningOpRef<ModuleOp> startup;
+  if (!startupFile.empty()) {
+    StatusOr<std::string> bytes =
+        readBoundedInput(startupFile.str(), kDefaultMaxInputBytes);
+    if (!bytes) {
+      emitError(UnknownLoc::get(context)) << bytes.status().message();
+      return {};
+    }
+    startup = importPaddleProgram(*bytes, context, startupFile);
+    if (!startup)
+      return {};
+  }
+  return convertPaddleToTrain(getOnlyProgram<paddle::ProgramOp>(*main),
+                              startup
+                                  ? getOnlyProgram<paddle::ProgramOp>(*startup)
+                                  : paddle::ProgramOp());
 }
 
 /// Parses the module of `sourceMgr` and writes its program as a
 /// ProgramDesc.
 static LogicalResult exportProgram(llvm::SourceMgr &sourceMgr,
-                                   raw_ostream &output, MLIRContext *context) {
+                                   raw_ostream &output, MLIRContext *context,
+                                   bool startup) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   if (Status nesting = checkNestingDepth(buffer->getBuffer(), kMaxNestingDepth);
@@ -53,20 +87,47 @@ static LogicalResult exportProgram(llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, context);
   if (!module)
     return failure();
-  auto program = getOnlyProgram<paddle::ProgramOp>(*module);
+  if (auto program = getOnlyProgram<paddle::ProgramOp>(*module)) {
+    if (startup)
+      return program.emitOpError("has no startup program: "
+                                 "--paddle-export-startup applies to a "
+                                 "train.program");
+    return exportPaddleProgram(program, output);
+  }
+  auto program = getOnlyProgram<train::ProgramOp>(*module);
   if (!program)
-    return module->emitError("expected the module to hold one paddle.program");
-  return exportPaddleProgram(program, output);
+    return module->emitError("expected the module to hold one paddle.program "
+                             "or one train.program");
+  OwningOpRef<ModuleOp> converted = convertTrainToPaddle(
+      program, startup ? TrainProgramPart::Startup : TrainProgramPart::Main);
+  if (!converted)
+    return failure();
+  return exportPaddleProgram(getOnlyProgram<paddle::ProgramOp>(*converted),
+                             output);
 }
 
 void openks::registerPaddleTranslations() {
+  static llvm::cl::opt<bool> toTrain(
+      "paddle-to-train",
+      llvm::cl::desc("With --import-paddle-program: map the program onto "
+                     "train ops in a train.program"));
+  static llvm::cl::opt<std::string> startupFile(
+      "paddle-startup-program",
+      llvm::cl::desc("With --paddle-to-train: the startup program that "
+                     "initializes the parameters"),
+      llvm::cl::value_desc("filename"));
+  static llvm::cl::opt<bool> exportStartup(
+      "paddle-export-startup",
+      llvm::cl::desc("With --export-paddle-program of a train.program: "
+                     "write its startup program"));
+
   TranslateToMLIRRegistration importRegistration(
       "import-paddle-program", "Import a serialized Paddle ProgramDesc",
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
-        return importProgram(sourceMgr, context);
+        return importProgram(sourceMgr, context, toTrain, startupFile);
       },
       [](DialectRegistry &registry) {
-        registry.insert<paddle::PaddleDialect>();
+        registry.insert<paddle::PaddleDialect, train::TrainDialect>();
       });
 
   TranslateRegistration exportRegistration(
@@ -77,6 +138,6 @@ void openks::registerPaddleTranslations() {
         registerAllDialects(registry);
         registry.insert<paddle::PaddleDialect>();
         context->appendDialectRegistry(registry);
-        return exportProgram(*sourceMgr, output, context);
+        return exportProgram(*sourceMgr, output, context, exportStartup);
       });
 }
