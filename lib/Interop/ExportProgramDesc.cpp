@@ -266,10 +266,11 @@ LogicalResult openks::exportPaddleProgram(ProgramOp program,
     }
   }
   if (message.ByteSizeLong() > static_cast<size_t>(INT_MAX))
-    return program.emitOpError("is larger than the 2 GiB a ProgramDesc holds");
+    return emitError(program.getLoc())
+           << "the program is larger than the 2 GiB a ProgramDesc holds";
   std::string bytes;
   if (!message.SerializeToString(&bytes))
-    return program.emitOpError("could not be serialized");
+    return emitError(program.getLoc()) << "the program could not be serialized";
   os << bytes;
   return success();
 }

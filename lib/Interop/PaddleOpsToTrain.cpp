@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PaddleToTrain.h"
+#include "openks/Support/Limits.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
@@ -356,14 +357,18 @@ static FailureOr<RankedTensorType> getReshapeType(StepBuilder &b, Value x,
       dims.push_back(ShapedType::kDynamic);
       continue;
     }
-    if (!ShapedType::isDynamic(dim) && dim < 1)
-      return b.fail() << "has shape entry " << dim;
-    if (!ShapedType::isDynamic(dim))
-      known *= dim;
+    if (ShapedType::isDynamic(dim)) {
+      dims.push_back(dim);
+      continue;
+    }
+    std::optional<int64_t> product = checkedMul(known, dim);
+    if (dim < 1 || !product || *product > kMaxTensorElements)
+      return b.fail() << "has shape entry " << entry
+                      << ", which no train tensor has";
+    known = *product;
     dims.push_back(dim);
   }
-  if (inferred && type.hasStaticShape() && known > 0 &&
-      type.getNumElements() % known == 0)
+  if (inferred && type.hasStaticShape() && type.getNumElements() % known == 0)
     dims[*inferred] = type.getNumElements() / known;
   return RankedTensorType::get(dims, type.getElementType());
 }
@@ -509,6 +514,9 @@ static LogicalResult mapFillConstant(StepBuilder &b) {
   if (!elementType)
     return b.fail() << "fills dtype " << *dtype
                     << "; train fills f32, f64 and i64 tensors";
+  if (shape->size() > static_cast<size_t>(kMaxTensorRank) ||
+      !boundedProduct(*shape) || llvm::is_contained(*shape, 0))
+    return b.fail() << "fills a shape no train tensor has";
   double fill = *value;
   if (!text->empty() && !llvm::to_float(*text, fill))
     return b.fail() << "has str_value '" << *text << "', not a number";

@@ -24,6 +24,7 @@
 
 #include "PaddleToTrain.h"
 #include "openks/Interop/Paddle.h"
+#include "openks/Support/Limits.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
@@ -57,7 +58,7 @@ std::string OpReader::describe() {
 }
 
 InFlightDiagnostic OpReader::fail() {
-  return op.emitError() << describe() << ": ";
+  return emitError(op.getLoc()) << describe() << ": ";
 }
 
 /// Returns the arguments of the slot named `slot` among `slots`.
@@ -389,7 +390,7 @@ static paddle::BlockOp getRootBlock(paddle::ProgramOp program) {
 LogicalResult ProgramMapper::collect() {
   auto blocks = main.getBody().front().getOps<paddle::BlockOp>();
   if (std::next(blocks.begin()) != blocks.end())
-    return (*std::next(blocks.begin())).emitError()
+    return emitError((*std::next(blocks.begin())).getLoc())
            << "blocks[1]: the train form holds programs of one block; "
               "control flow has no train counterpart";
   paddle::BlockOp root = getRootBlock(main);
@@ -424,6 +425,24 @@ static Type getTrainElementType(Builder &builder, VarTypeKind dataType) {
   }
 }
 
+/// Checks that a tensor of `dims` (-1 counting as 1) is one train ops take:
+/// at most kMaxTensorRank dimensions and kMaxTensorElements elements.
+static LogicalResult checkBounds(VarOp var, StringRef what,
+                                 ArrayRef<int64_t> dims) {
+  if (dims.size() > static_cast<size_t>(kMaxTensorRank))
+    return emitError(var.getLoc())
+           << what << " '" << var.getName() << "' has " << dims.size()
+           << " dimensions; train tensors have at most " << kMaxTensorRank;
+  SmallVector<int64_t> sizes;
+  for (int64_t dim : dims)
+    sizes.push_back(dim == -1 ? 1 : dim);
+  if (!boundedProduct(sizes))
+    return emitError(var.getLoc())
+           << what << " '" << var.getName()
+           << "' has more elements than the 2^40 a train tensor holds";
+  return success();
+}
+
 LogicalResult ProgramMapper::planParams() {
   llvm::StringSet<> state, scalars, updated;
   bool hasOptimizers = false;
@@ -451,17 +470,20 @@ LogicalResult ProgramMapper::planParams() {
     StringRef name = var.getName();
     paddle::TensorDescAttr desc = var.getLodTensorAttr();
     if (!desc)
-      return var.emitError() << "persistable variable '" << name
-                             << "' has no tensor description";
+      return emitError(var.getLoc()) << "persistable variable '" << name
+                                     << "' has no tensor description";
     Type elementType = getTrainElementType(builder, desc.getDataType());
     if (!elementType)
-      return var.emitError() << "persistable variable '" << name << "' holds "
-                             << paddle::stringifyVarTypeKind(desc.getDataType())
-                             << "; train parameters hold fp32, fp64 or int64";
+      return emitError(var.getLoc())
+             << "persistable variable '" << name << "' holds "
+             << paddle::stringifyVarTypeKind(desc.getDataType())
+             << "; train parameters hold fp32, fp64 or int64";
     ArrayRef<int64_t> dims = desc.getDims();
     if (llvm::any_of(dims, [](int64_t dim) { return dim < 1; }))
-      return var.emitError() << "persistable variable '" << name
-                             << "' has a dimension that is not static";
+      return emitError(var.getLoc()) << "persistable variable '" << name
+                                     << "' has a dimension that is not static";
+    if (failed(checkBounds(var, "persistable variable", dims)))
+      return failure();
     if (scalars.contains(name) && dims.size() == 1 && dims.front() == 1)
       dims = {};
     bool frozen;
@@ -483,7 +505,7 @@ LogicalResult ProgramMapper::findInitializers() {
   if (!startup) {
     if (paramVars.empty())
       return success();
-    return paramVars.front().emitError()
+    return emitError(paramVars.front().getLoc())
            << "parameter '" << paramVars.front().getName()
            << "' needs an initializer, but there is no startup program";
   }
@@ -539,8 +561,9 @@ LogicalResult ProgramMapper::findInitializers() {
   }
   for (VarOp var : paramVars)
     if (!initializers.contains(var.getName()))
-      return var.emitError() << "parameter '" << var.getName()
-                             << "' has no initializer in the startup program";
+      return emitError(var.getLoc())
+             << "parameter '" << var.getName()
+             << "' has no initializer in the startup program";
   return success();
 }
 
@@ -577,7 +600,7 @@ LogicalResult ProgramMapper::planSignature() {
     llvm::sort(*list);
     for (auto [position, entry] : llvm::enumerate(*list))
       if (entry.first != static_cast<int64_t>(position))
-        return main.emitError()
+        return emitError(main.getLoc())
                << "the " << (list == &feeds ? "feed" : "fetch")
                << " ops' columns are not 0, 1, ...: '" << entry.second
                << "' is at column " << entry.first;
@@ -650,20 +673,24 @@ LogicalResult ProgramMapper::planSignature() {
 FailureOr<RankedTensorType> ProgramMapper::getFedType(VarOp var) {
   paddle::TensorDescAttr desc = var.getLodTensorAttr();
   if (var.getKind() != VarTypeKind::LoDTensor || !desc)
-    return var.emitError() << "input '" << var.getName()
-                           << "' is not a LoD tensor with a description";
+    return emitError(var.getLoc())
+           << "input '" << var.getName()
+           << "' is not a LoD tensor with a description";
   Type elementType = getTrainElementType(builder, desc.getDataType());
   if (!elementType)
-    return var.emitError() << "input '" << var.getName() << "' holds "
-                           << paddle::stringifyVarTypeKind(desc.getDataType())
-                           << "; train steps take fp32, fp64 or int64";
+    return emitError(var.getLoc())
+           << "input '" << var.getName() << "' holds "
+           << paddle::stringifyVarTypeKind(desc.getDataType())
+           << "; train steps take fp32, fp64 or int64";
   SmallVector<int64_t> dims;
   for (int64_t dim : desc.getDims()) {
     if (dim < 1 && dim != -1)
-      return var.emitError()
+      return emitError(var.getLoc())
              << "input '" << var.getName() << "' has dimension " << dim;
     dims.push_back(dim == -1 ? ShapedType::kDynamic : dim);
   }
+  if (failed(checkBounds(var, "input", desc.getDims())))
+    return failure();
   if (squeezed.contains(var.getName()) && dims.size() >= 2 && dims.back() == 1)
     dims.pop_back();
   return RankedTensorType::get(dims, elementType);
@@ -675,8 +702,8 @@ LogicalResult ProgramMapper::buildStep(train::ProgramOp program) {
   for (StringRef name : argNames) {
     VarOp var = vars.lookup(name);
     if (!var)
-      return main.emitError() << "the step's input '" << name
-                              << "' is not a variable of block 0";
+      return emitError(main.getLoc()) << "the step's input '" << name
+                                      << "' is not a variable of block 0";
     FailureOr<RankedTensorType> type = getFedType(var);
     if (failed(type))
       return failure();

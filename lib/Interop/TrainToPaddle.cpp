@@ -226,9 +226,10 @@ static int64_t getOpRole(Operation *op) {
 void TrainExporter::emit(OpSpec spec, Operation *op) {
   MLIRContext *context = builder.getContext();
   auto makeSlots = [&](auto &slots) {
-    // Paddle keeps slots in a map: they serialize sorted by name.
-    llvm::stable_sort(
-        slots, [](const auto &a, const auto &b) { return a.first < b.first; });
+    // Paddle keeps slots in a map, so they serialize sorted by their
+    // names, which are distinct.
+    llvm::sort(slots,
+               [](const auto &a, const auto &b) { return a.first < b.first; });
     SmallVector<Attribute> result;
     for (auto &[slot, args] : slots) {
       SmallVector<Attribute> argAttrs;
@@ -684,8 +685,9 @@ LogicalResult TrainExporter::exportStep(StepOp step) {
     std::optional<VarTypeKind> dataType =
         type ? getDataType(type.getElementType()) : std::nullopt;
     if (!dataType)
-      return step.emitOpError("takes an input of type ")
-             << arg.getType() << ", which Paddle has no tensor of";
+      return train::emitOpErrorAt(step)
+             << "takes an input of type " << arg.getType()
+             << ", which Paddle has no tensor of";
     auto nameLoc = dyn_cast<NameLoc>(arg.getLoc());
     std::string name =
         getUniqueName(nameLoc ? nameLoc.getName().str()
@@ -810,8 +812,8 @@ OwningOpRef<ModuleOp> TrainExporter::run(TrainProgramPart part) {
     auto steps = program.getBody().front().getOps<StepOp>();
     size_t numSteps = std::distance(steps.begin(), steps.end());
     if (numSteps != 1) {
-      program.emitOpError("has ")
-          << numSteps << " steps; a Paddle main program is one";
+      train::emitOpErrorAt(program)
+          << "has " << numSteps << " steps; a Paddle main program is one";
       return {};
     }
     if (failed(exportStep(*steps.begin())))

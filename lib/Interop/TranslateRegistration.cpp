@@ -89,15 +89,16 @@ static LogicalResult exportProgram(llvm::SourceMgr &sourceMgr,
     return failure();
   if (auto program = getOnlyProgram<paddle::ProgramOp>(*module)) {
     if (startup)
-      return program.emitOpError("has no startup program: "
-                                 "--paddle-export-startup applies to a "
-                                 "train.program");
+      return emitError(program.getLoc())
+             << "a paddle.program has no startup program: "
+                "--paddle-export-startup applies to a train.program";
     return exportPaddleProgram(program, output);
   }
   auto program = getOnlyProgram<train::ProgramOp>(*module);
   if (!program)
-    return module->emitError("expected the module to hold one paddle.program "
-                             "or one train.program");
+    return emitError(module->getLoc())
+           << "expected the module to hold one paddle.program or one "
+              "train.program";
   OwningOpRef<ModuleOp> converted = convertTrainToPaddle(
       program, startup ? TrainProgramPart::Startup : TrainProgramPart::Main);
   if (!converted)

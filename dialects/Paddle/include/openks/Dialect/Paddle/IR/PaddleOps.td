@@ -29,7 +29,7 @@ def Paddle_ProgramOp : Paddle_Op<"program", [
         op_version_map = [#paddle.op_version<"mul", 0>]} {
       paddle.block 0 parent -1 {
         paddle.var "x" : lod_tensor<fp32 [-1, 4], lod_level = 0>
-        paddle.op "relu" ins("X" = ["x"]) outs("Out" = ["y"])
+        paddle.op "relu" ins(X = ["x"]) outs(Out = ["y"])
       }
     }
     ```
@@ -141,12 +141,12 @@ def Paddle_GenericOp : Paddle_Op<"op", [HasParent<"BlockOp">]> {
     attribute names within the op.
 
     ```mlir
-    paddle.op "mul" ins("X" = ["x"], "Y" = ["fc_0.w_0"])
-        outs("Out" = ["fc_0.tmp_0"])
+    paddle.op "mul" ins(X = ["x"], Y = ["fc_0.w_0"])
+        outs(Out = ["fc_0.tmp_0"])
         attrs {x_num_col_dims = 1 : i32, y_num_col_dims = 1 : i32,
                op_role = 0 : i32}
-    paddle.op "while" ins("X" = ["i"], "Condition" = ["cond"])
-        outs("Out" = ["i"], "StepScopes" = ["scopes"])
+    paddle.op "while" ins(X = ["i"], Condition = ["cond"])
+        outs(Out = ["i"], StepScopes = ["scopes"])
         attrs {sub_block = #paddle.block<1>, is_test = false}
     ```
   }];
