@@ -28,7 +28,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
 # mlir-opt is Debian's stock one, from LLVM's own bin folder.
-tools = ["openks-opt", "openks-run", "mlir-opt"]
+tools = ["openks-opt", "openks-run", "openks-translate", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Under AddressSanitizer an allocation too large for the machine returns null,

@@ -7,8 +7,9 @@
 # and UndefinedBehaviorSanitizer into build-fuzz/ (OPENKS_FUZZ_BUILD_DIR), seeds
 # each target's corpus from the project's own test inputs, and runs each target
 # for SECONDS (default 60) on one core. Targets: mlir (the .mlir front of
-# openks-opt: parse, verify, minimize, transpile) and data (openks-run's data
-# sources); all by default. Findings land in build-fuzz/fuzz/<target>/findings/;
+# openks-opt: parse, verify, minimize, transpile), data (openks-run's data
+# sources) and paddle (openks-translate's ProgramDesc import and export);
+# all by default. Findings land in build-fuzz/fuzz/<target>/findings/;
 # the corpus grows in build-fuzz/fuzz/<target>/corpus/ across runs. Prints one
 # line per target: runs, coverage, corpus size and findings.
 #
@@ -22,7 +23,7 @@ build_dir=${OPENKS_FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(mlir data)
+[[ ${#targets[@]} -gt 0 ]] || targets=(mlir data paddle)
 
 "$root/utils/install-deps.sh"
 for package in clang-22 libclang-rt-22-dev; do
@@ -43,7 +44,8 @@ cmake -G Ninja -S "$root" -B "$build_dir" \
 ninja -C "$build_dir" $(printf 'openks-fuzz-%s ' "${targets[@]}") >/dev/null
 
 # Seeds: every .mlir case of the tests and examples (split at "// -----"),
-# and small data files of each kind.
+# small data files of each kind, and the ProgramDescs of the interop tests
+# (their text-format programs encoded with protoc, and the crafted ones).
 seed() {
   local target=$1 corpus=$2
   mkdir -p "$corpus"
@@ -60,6 +62,16 @@ seed() {
       printf '\0011 3:0.5 7:1.0\n0 1:2 2:3 4:1\n1\n' > "$corpus/libsvm"
       printf '\002seed=3,rows=50,classes=3' > "$corpus/synthetic"
       printf '\005vocab=20,rows=9' > "$corpus/synthetic-ids" ;;
+    paddle)
+      local inputs="$root/test/Interop/Inputs"
+      for program in "$inputs"/*.txtpb; do
+        protoc -I "$root/lib/Interop" --encode=paddle.framework.proto.ProgramDesc \
+          framework.proto < "$program" > "$corpus/$(basename "$program" .txtpb).pb"
+      done
+      for mode in unpacked packed unknown type-first deep-groups \
+          bad-packed-floats missing-op-type; do
+        python3 "$inputs/craft-program.py" "$mode" > "$corpus/crafted-$mode.pb"
+      done ;;
   esac
 }
 

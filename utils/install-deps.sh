@@ -16,6 +16,8 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libfmt-dev
   libeigen3-dev
+  # Paddle ProgramDesc interop: the protobuf library and protoc.
+  libprotobuf-dev protobuf-compiler
   libbenchmark-dev
   libgtest-dev
 )

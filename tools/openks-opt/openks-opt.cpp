@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// An mlir-opt style driver that knows the `train` and `ps` dialects, the
-// upstream dialects a training compiler mixes in (func, arith, math,
+// An mlir-opt style driver that knows the `train`, `ps` and `paddle` dialects,
+// the upstream dialects a training compiler mixes in (func, arith, math,
 // tensor, linalg, scf), the OpenKS passes and pipelines, and the generic
 // MLIR transformations (canonicalize, cse, ...). Unlike stock mlir-opt it reads its input with a
 // size limit and checks the nesting of brackets first, so an endless input
@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "openks/Dialect/Paddle/IR/PaddleDialect.h"
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Support/InputGuard.h"
@@ -93,9 +94,9 @@ int main(int argc, char **argv) {
   openks::registerAllPasses();
   DialectRegistry registry;
   openks::registerAllDialects(registry);
-  registry.insert<arith::ArithDialect, func::FuncDialect,
-                  linalg::LinalgDialect, math::MathDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+  registry.insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
+                  math::MathDialect, scf::SCFDialect, tensor::TensorDialect,
+                  openks::paddle::PaddleDialect>();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "OpenKS optimizer driver\n", registry);
   return asMainReturnCode(run(inputFilename, outputFilename, registry));

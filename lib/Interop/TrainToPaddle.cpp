@@ -1,0 +1,830 @@
+//===- TrainToPaddle.cpp - A train.program as Paddle programs -------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Writes the step of a `train.program` as the block of a Paddle main
+// program, and its parameters' initializers as a startup program, the way
+// Paddle 1.8 would: persistable parameters, feed ops for the inputs and
+// fetch ops for the results (in `col` order), one Paddle op per train op
+// with Paddle's slot names and attribute types, `op_role` on every op and
+// `op_role_var` on optimizers. Values are named after their locations when
+// those are names (as an import leaves them), else `<op>_<n>.tmp_<i>`.
+//
+// The mapping is the inverse of PaddleToTrain's, so a program imported
+// from Paddle, exported and imported again is the same module. Rank-0
+// tensors have Paddle dims []; float attributes are Paddle FLOATs (f32).
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Dialect/Paddle/IR/PaddleOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/Interop/Paddle.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::train;
+using paddle::VarTypeKind;
+
+namespace {
+
+/// A Paddle op being assembled: its slots and attributes in order.
+struct OpSpec {
+  std::string type;
+  SmallVector<std::pair<std::string, SmallVector<std::string>>> inputs;
+  SmallVector<std::pair<std::string, SmallVector<std::string>>> outputs;
+  SmallVector<std::pair<std::string, Attribute>> attrs;
+};
+
+/// Emits the block of one Paddle program.
+class TrainExporter {
+public:
+  explicit TrainExporter(train::ProgramOp program)
+      : program(program), builder(program.getContext()) {}
+
+  OwningOpRef<ModuleOp> run(TrainProgramPart part);
+
+private:
+  LogicalResult exportStep(StepOp step);
+  LogicalResult exportStartup();
+  LogicalResult exportOp(Operation *op);
+  LogicalResult exportGradOp(Operation *op);
+  LogicalResult exportOptimizer(OptimizerOpInterface op);
+
+  /// Declares a variable, before the ops; `dims` -1 is a dynamic
+  /// dimension.
+  paddle::VarOp declareVar(StringRef name, VarTypeKind dataType,
+                           ArrayRef<int64_t> dims, bool persistable);
+  /// Declares the parameters.
+  LogicalResult declareParams();
+  /// Names the result `value` and declares its variable.
+  std::string define(Value value);
+  /// Returns the name of an operand, failing on the value of a parameter
+  /// read before the parameter was updated.
+  FailureOr<std::string> use(Operation *user, Value value);
+  /// Creates the paddle.op of `spec` with the op_role of `op`.
+  void emit(OpSpec spec, Operation *op);
+
+  /// Returns a name no variable has, `base` if possible.
+  std::string getUniqueName(StringRef base);
+  Attribute i32(int64_t value) { return builder.getI32IntegerAttr(value); }
+  Attribute f32(double value) {
+    return builder.getF32FloatAttr(static_cast<float>(value));
+  }
+
+  train::ProgramOp program;
+  OpBuilder builder;
+  /// The first op of the block: variables are declared before it.
+  Operation *firstOp = nullptr;
+  llvm::StringMap<paddle::VarOp> varOps;
+  llvm::StringMap<ParamOp> params;
+  llvm::StringSet<> usedNames;
+  /// How many ops of each kind got generated names, and each one's number.
+  llvm::StringMap<unsigned> opCounts;
+  DenseMap<Operation *, unsigned> opNumbers;
+  DenseMap<Value, std::string> names;
+  /// The updates of each parameter so far, and those a read saw.
+  llvm::StringMap<unsigned> updates;
+  DenseMap<Value, std::pair<std::string, unsigned>> reads;
+  /// The fed inputs whose trailing 1 Paddle's labels have.
+  DenseSet<Value> unsqueezed;
+  /// The Softmax variable of a softmax_with_cross_entropy, by logits, and
+  /// the XShape variable of a reshape2, by input.
+  DenseMap<Value, std::string> softmaxes, xshapes;
+  /// The table of each embedding, by ids.
+  DenseMap<Value, std::string> tables;
+  /// The op whose first result is the loss.
+  Operation *lossOp = nullptr;
+};
+
+} // namespace
+
+/// Returns Paddle's data type for `elementType`, if train has one.
+static std::optional<VarTypeKind> getDataType(Type elementType) {
+  if (elementType.isF32())
+    return VarTypeKind::FP32;
+  if (elementType.isF64())
+    return VarTypeKind::FP64;
+  if (elementType.isInteger(64))
+    return VarTypeKind::Int64;
+  return std::nullopt;
+}
+
+/// Returns the Paddle dims of `type`: -1 for dynamic dimensions.
+static SmallVector<int64_t> getDims(ShapedType type) {
+  SmallVector<int64_t> dims;
+  for (int64_t dim : type.getShape())
+    dims.push_back(ShapedType::isDynamic(dim) ? -1 : dim);
+  return dims;
+}
+
+/// Returns `value` as the shortest decimal that reads back as it.
+static std::string formatDouble(double value) {
+  char buffer[32];
+  std::to_chars_result end =
+      std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, end.ptr);
+}
+
+std::string TrainExporter::getUniqueName(StringRef base) {
+  std::string name = base.str();
+  for (unsigned suffix = 1; !usedNames.insert(name).second; ++suffix)
+    name = (base + "_" + Twine(suffix)).str();
+  return name;
+}
+
+paddle::VarOp TrainExporter::declareVar(StringRef name, VarTypeKind dataType,
+                                        ArrayRef<int64_t> dims,
+                                        bool persistable) {
+  OpBuilder::InsertionGuard guard(builder);
+  if (firstOp)
+    builder.setInsertionPoint(firstOp);
+  auto var = paddle::VarOp::create(builder, program.getLoc(), name,
+                                   VarTypeKind::LoDTensor);
+  std::optional<int32_t> lodLevel;
+  if (!persistable)
+    lodLevel = 0;
+  var.setLodTensorAttr(paddle::TensorDescAttr::get(builder.getContext(),
+                                                   dataType, dims, lodLevel));
+  var.setPersistableAttr(builder.getBoolAttr(persistable));
+  varOps[name] = var;
+  return var;
+}
+
+LogicalResult TrainExporter::declareParams() {
+  for (ParamOp param : program.getBody().front().getOps<ParamOp>()) {
+    RankedTensorType type = param.getParameterType();
+    std::optional<VarTypeKind> dataType = getDataType(type.getElementType());
+    if (!dataType)
+      return param.emitOpError("has element type ")
+             << type.getElementType() << ", which Paddle has no tensor of";
+    std::string name = getUniqueName(param.getSymName());
+    if (name != param.getSymName())
+      return param.emitOpError("is named like another variable");
+    params[name] = param;
+    declareVar(name, *dataType, getDims(type), /*persistable=*/true)
+        .setIsParameterAttr(builder.getBoolAttr(param.isTrainable()));
+  }
+  return success();
+}
+
+std::string TrainExporter::define(Value value) {
+  Operation *op = value.getDefiningOp();
+  std::string base;
+  auto resultIndex = cast<OpResult>(value).getResultNumber();
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()); name && resultIndex == 0) {
+    base = name.getName().str();
+  } else {
+    StringRef mnemonic = op->getName().stripDialect();
+    auto [number, isNew] = opNumbers.try_emplace(op, opCounts[mnemonic]);
+    if (isNew)
+      ++opCounts[mnemonic];
+    base =
+        (mnemonic + "_" + Twine(number->second) + ".tmp_" + Twine(resultIndex))
+            .str();
+  }
+  std::string name = getUniqueName(base);
+  names[value] = name;
+  auto type = cast<RankedTensorType>(value.getType());
+  declareVar(name, *getDataType(type.getElementType()), getDims(type),
+             /*persistable=*/false);
+  return name;
+}
+
+FailureOr<std::string> TrainExporter::use(Operation *user, Value value) {
+  auto read = reads.find(value);
+  if (read != reads.end() &&
+      updates.lookup(read->second.first) != read->second.second)
+    return user->emitOpError("uses the value of @")
+           << read->second.first
+           << " read before an update of it, but Paddle ops name a "
+              "parameter's one storage";
+  return names.lookup(value);
+}
+
+/// Returns Paddle's op_role of `op`: its train role, or that of its kind.
+static int64_t getOpRole(Operation *op) {
+  if (std::optional<Role> role = getRole(op))
+    return static_cast<int64_t>(*role);
+  if (isa<OptimizerOpInterface>(op))
+    return static_cast<int64_t>(Role::Optimize);
+  if (op->getName().getStringRef().ends_with("_grad"))
+    return static_cast<int64_t>(Role::Backward);
+  return static_cast<int64_t>(Role::Forward);
+}
+
+void TrainExporter::emit(OpSpec spec, Operation *op) {
+  MLIRContext *context = builder.getContext();
+  auto makeSlots = [&](auto &slots) {
+    // Paddle keeps slots in a map, so they serialize sorted by their
+    // names, which are distinct.
+    llvm::sort(slots,
+               [](const auto &a, const auto &b) { return a.first < b.first; });
+    SmallVector<Attribute> result;
+    for (auto &[slot, args] : slots) {
+      SmallVector<Attribute> argAttrs;
+      for (const std::string &arg : args)
+        argAttrs.push_back(builder.getStringAttr(arg));
+      result.push_back(paddle::SlotAttr::get(context,
+                                             builder.getStringAttr(slot),
+                                             builder.getArrayAttr(argAttrs)));
+    }
+    return builder.getArrayAttr(result);
+  };
+  if (op) {
+    int64_t role = getOpRole(op);
+    if (op == lossOp && role == static_cast<int64_t>(Role::Forward))
+      role |= 0x100;
+    spec.attrs.push_back({"op_role", i32(role)});
+  }
+  SmallVector<Attribute> attrNames, attrValues;
+  for (auto &[name, value] : spec.attrs) {
+    attrNames.push_back(builder.getStringAttr(name));
+    attrValues.push_back(value);
+  }
+  auto created = paddle::GenericOp::create(
+      builder, op ? op->getLoc() : program.getLoc(), spec.type,
+      makeSlots(spec.inputs), makeSlots(spec.outputs),
+      builder.getArrayAttr(attrNames), builder.getArrayAttr(attrValues),
+      BoolAttr());
+  if (!firstOp)
+    firstOp = created;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult TrainExporter::exportOptimizer(OptimizerOpInterface op) {
+  FailureOr<std::string> gradName = use(op, op.getGrad());
+  FailureOr<std::string> lrName = use(op, op.getLr());
+  if (failed(gradName) || failed(lrName))
+    return failure();
+  std::string param = op.getParamAttr().getValue().str();
+  OpSpec spec;
+  spec.inputs = {
+      {"Param", {param}}, {"Grad", {*gradName}}, {"LearningRate", {*lrName}}};
+  spec.outputs = {{"ParamOut", {param}}};
+  auto state = [&](StringRef in, StringRef out, FlatSymbolRefAttr symbol) {
+    spec.inputs.push_back({in.str(), {symbol.getValue().str()}});
+    spec.outputs.push_back({out.str(), {symbol.getValue().str()}});
+    ++updates[symbol.getValue()];
+  };
+  TypeSwitch<Operation *>(op)
+      .Case([&](SgdOp) { spec.type = "sgd"; })
+      .Case([&](MomentumOp momentum) {
+        spec.type = "momentum";
+        state("Velocity", "VelocityOut", momentum.getVelocityAttr());
+        spec.attrs = {
+            {"mu", f32(momentum.getMu().convertToDouble())},
+            {"use_nesterov", builder.getBoolAttr(momentum.getNesterov())}};
+      })
+      .Case([&](AdamOp adam) {
+        spec.type = "adam";
+        state("Moment1", "Moment1Out", adam.getMoment1Attr());
+        state("Moment2", "Moment2Out", adam.getMoment2Attr());
+        state("Beta1Pow", "Beta1PowOut", adam.getBeta1PowAttr());
+        state("Beta2Pow", "Beta2PowOut", adam.getBeta2PowAttr());
+        spec.attrs = {{"beta1", f32(adam.getBeta1().convertToDouble())},
+                      {"beta2", f32(adam.getBeta2().convertToDouble())},
+                      {"epsilon", f32(adam.getEpsilon().convertToDouble())},
+                      {"lazy_mode", builder.getBoolAttr(false)}};
+      })
+      .Case([&](AdagradOp adagrad) {
+        spec.type = "adagrad";
+        state("Moment", "MomentOut", adagrad.getMomentAttr());
+        spec.attrs = {{"epsilon", f32(adagrad.getEpsilon().convertToDouble())}};
+      });
+  ++updates[param];
+  // Paddle's transpiler finds (parameter, gradient) pairs here.
+  spec.attrs.push_back(
+      {"op_role_var", builder.getStrArrayAttr({param, *gradName})});
+  emit(spec, op);
+  return success();
+}
+
+/// Returns the Paddle attributes of reduce_sum and its grad.
+static SmallVector<std::pair<std::string, Attribute>>
+getReduceAttrs(Builder &builder, ArrayRef<int64_t> dims, bool keepDims) {
+  SmallVector<int32_t> dim(dims.begin(), dims.end());
+  if (dim.empty())
+    dim.push_back(0);
+  return {{"dim", builder.getDenseI32ArrayAttr(dim)},
+          {"keep_dim", builder.getBoolAttr(keepDims)},
+          {"reduce_all", builder.getBoolAttr(dims.empty())}};
+}
+
+LogicalResult TrainExporter::exportGradOp(Operation *op) {
+  OpSpec spec;
+  auto input = [&](StringRef slot, ValueRange values) -> LogicalResult {
+    SmallVector<std::string> args;
+    for (Value value : values) {
+      FailureOr<std::string> name = use(op, value);
+      if (failed(name))
+        return failure();
+      args.push_back(*name);
+    }
+    spec.inputs.push_back({slot.str(), args});
+    return success();
+  };
+  auto output = [&](StringRef slot, ValueRange values) {
+    SmallVector<std::string> args;
+    for (Value value : values)
+      args.push_back(define(value));
+    spec.outputs.push_back({slot.str(), args});
+  };
+  Attribute minusOne = i32(-1);
+  LogicalResult result =
+      TypeSwitch<Operation *, LogicalResult>(op)
+          .Case([&](MatmulGradOp grad) {
+            spec.type = "mul_grad";
+            spec.attrs = {{"x_num_col_dims", i32(1)},
+                          {"y_num_col_dims", i32(1)}};
+            output("X@GRAD", grad.getDa());
+            output("Y@GRAD", grad.getDb());
+            return success(succeeded(input("X", grad.getA())) &&
+                           succeeded(input("Y", grad.getB())) &&
+                           succeeded(input("Out@GRAD", grad.getDout())));
+          })
+          .Case<AddGradOp, train::MulGradOp>([&](auto grad) {
+            spec.type = isa<AddGradOp>(op) ? "elementwise_add_grad"
+                                           : "elementwise_mul_grad";
+            spec.attrs = {{"axis", minusOne}};
+            output("X@GRAD", grad.getDx());
+            output("Y@GRAD", grad.getDy());
+            return success(succeeded(input("X", grad.getX())) &&
+                           succeeded(input("Y", grad.getY())) &&
+                           succeeded(input("Out@GRAD", grad.getDout())));
+          })
+          .Case<ReluGradOp, SigmoidGradOp, TanhGradOp, SoftmaxGradOp>(
+              [&](auto grad) {
+                spec.type = op->getName().stripDialect().str();
+                if (isa<SoftmaxGradOp>(op))
+                  spec.attrs = {{"axis", minusOne}};
+                output("X@GRAD", grad.getDx());
+                return success(succeeded(input("Out", grad.getOut())) &&
+                               succeeded(input("Out@GRAD", grad.getDout())));
+              })
+          .Case([&](SoftmaxCrossEntropyGradOp grad) {
+            spec.type = "softmax_with_cross_entropy_grad";
+            spec.attrs = {{"soft_label", builder.getBoolAttr(false)},
+                          {"ignore_index", i32(-100)},
+                          {"numeric_stable_mode", builder.getBoolAttr(true)},
+                          {"axis", minusOne}};
+            auto softmax = softmaxes.find(grad.getLogits());
+            if (softmax == softmaxes.end())
+              return LogicalResult(op->emitOpError(
+                  "has no train.softmax_cross_entropy of its logits before "
+                  "it, whose Softmax Paddle's gradient takes"));
+            spec.inputs.push_back({"Softmax", {softmax->second}});
+            output("Logits@GRAD", grad.getDlogits());
+            return success(succeeded(input("Label", grad.getLabels())) &&
+                           succeeded(input("Loss@GRAD", grad.getDloss())));
+          })
+          .Case([&](SigmoidCrossEntropyGradOp grad) {
+            spec.type = "sigmoid_cross_entropy_with_logits_grad";
+            spec.attrs = {{"normalize", builder.getBoolAttr(false)},
+                          {"ignore_index", i32(-100)}};
+            output("X@GRAD", grad.getDlogits());
+            return success(succeeded(input("X", grad.getLogits())) &&
+                           succeeded(input("Label", grad.getLabels())) &&
+                           succeeded(input("Out@GRAD", grad.getDloss())));
+          })
+          .Case([&](MeanGradOp grad) {
+            spec.type = "mean_grad";
+            output("X@GRAD", grad.getDx());
+            return success(succeeded(input("X", grad.getX())) &&
+                           succeeded(input("Out@GRAD", grad.getDout())));
+          })
+          .Case([&](ReduceSumGradOp grad) {
+            spec.type = "reduce_sum_grad";
+            spec.attrs =
+                getReduceAttrs(builder, grad.getDims(), grad.getKeepDims());
+            output("X@GRAD", grad.getDx());
+            return success(succeeded(input("X", grad.getX())) &&
+                           succeeded(input("Out@GRAD", grad.getDout())));
+          })
+          .Case([&](ReshapeGradOp grad) {
+            spec.type = "reshape2_grad";
+            auto xshape = xshapes.find(grad.getX());
+            if (xshape == xshapes.end())
+              return LogicalResult(op->emitOpError(
+                  "has no train.reshape of its input before it, whose "
+                  "XShape Paddle's gradient takes"));
+            spec.inputs.push_back({"XShape", {xshape->second}});
+            output("X@GRAD", grad.getDx());
+            return input("Out@GRAD", grad.getDout());
+          })
+          .Case([&](ConcatGradOp grad) {
+            spec.type = "concat_grad";
+            spec.attrs = {{"axis", i32(grad.getAxis())}};
+            output("X@GRAD", grad.getDinputs());
+            return success(succeeded(input("X", grad.getInputs())) &&
+                           succeeded(input("Out@GRAD", grad.getDout())));
+          })
+          .Case([&](EmbeddingGradOp grad) {
+            spec.type = "lookup_table_v2_grad";
+            spec.attrs = {
+                {"padding_idx",
+                 builder.getI64IntegerAttr(grad.getPaddingIdx().value_or(-1))},
+                {"is_sparse", builder.getBoolAttr(false)},
+                {"is_distributed", builder.getBoolAttr(false)}};
+            auto table = tables.find(grad.getIds());
+            if (table == tables.end())
+              return LogicalResult(op->emitOpError(
+                  "has no train.embedding of its ids before it, whose table "
+                  "Paddle's gradient takes"));
+            spec.inputs.push_back({"W", {table->second}});
+            output("W@GRAD", grad.getDtable());
+            return success(succeeded(input("Ids", grad.getIds())) &&
+                           succeeded(input("Out@GRAD", grad.getDout())));
+          })
+          .Default([&](Operation *) {
+            return op->emitOpError("has no Paddle counterpart");
+          });
+  if (failed(result))
+    return failure();
+  emit(spec, op);
+  return success();
+}
+
+LogicalResult TrainExporter::exportOp(Operation *op) {
+  if (auto read = dyn_cast<ReadOp>(op)) {
+    std::string param = read.getParam().str();
+    names[read.getValue()] = param;
+    reads[read.getValue()] = {param, updates.lookup(param)};
+    return success();
+  }
+  for (Type type : op->getResultTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !getDataType(tensor.getElementType()))
+      return op->emitOpError("has a result of type ")
+             << type << ", which Paddle has no tensor of";
+  }
+  if (auto optimizer = dyn_cast<OptimizerOpInterface>(op))
+    return exportOptimizer(optimizer);
+  if (op->getName().getStringRef().ends_with("_grad") && !isa<ParamGradOp>(op))
+    return exportGradOp(op);
+
+  OpSpec spec;
+  auto input = [&](StringRef slot, ValueRange values) -> LogicalResult {
+    SmallVector<std::string> args;
+    for (Value value : values) {
+      FailureOr<std::string> name = use(op, value);
+      if (failed(name))
+        return failure();
+      args.push_back(*name);
+    }
+    spec.inputs.push_back({slot.str(), args});
+    return success();
+  };
+  auto output = [&](StringRef slot, Value value) {
+    std::string name = define(value);
+    spec.outputs.push_back({slot.str(), {name}});
+    return name;
+  };
+  auto checkLabels = [&](Value labels) -> LogicalResult {
+    if (unsqueezed.contains(labels))
+      return success();
+    return op->emitOpError("takes labels that are not a fed input used as "
+                           "labels only, which Paddle would need as [N, 1]");
+  };
+  Attribute minusOne = i32(-1);
+  LogicalResult result =
+      TypeSwitch<Operation *, LogicalResult>(op)
+          .Case([&](WriteOp write) {
+            spec.type = "assign";
+            spec.outputs.push_back({"Out", {write.getParam().str()}});
+            if (failed(input("X", write.getValue())))
+              return failure();
+            ++updates[write.getParam()];
+            return success();
+          })
+          .Case([&](FillOp fill) {
+            spec.type = "fill_constant";
+            auto type = cast<RankedTensorType>(fill.getType());
+            double value = fill.getValue().convertToDouble();
+            spec.attrs = {
+                {"shape", builder.getDenseI64ArrayAttr(type.getShape())},
+                {"dtype", i32(static_cast<int32_t>(
+                              *getDataType(type.getElementType())))},
+                {"value", f32(value)},
+                {"str_value", builder.getStringAttr(formatDouble(value))},
+                {"force_cpu", builder.getBoolAttr(false)}};
+            output("Out", fill.getOut());
+            return success();
+          })
+          .Case([&](ScaleOp scale) {
+            spec.type = "scale";
+            spec.attrs = {{"scale", f32(scale.getFactor().convertToDouble())},
+                          {"bias", f32(0.0)},
+                          {"bias_after_scale", builder.getBoolAttr(true)}};
+            output("Out", scale.getOut());
+            return input("X", scale.getX());
+          })
+          .Case([&](StopGradientOp stop) {
+            // An assign into a variable that stops gradients.
+            spec.type = "assign";
+            std::string name = output("Out", stop.getOut());
+            varOps[name].setStopGradientAttr(builder.getBoolAttr(true));
+            return input("X", stop.getX());
+          })
+          .Case([&](IncrementOp increment) {
+            spec.type = "increment";
+            spec.attrs = {{"step", f32(1.0)}};
+            output("Out", increment.getOut());
+            return input("X", increment.getX());
+          })
+          .Case<ReluOp, SigmoidOp, TanhOp, SoftmaxOp>([&](auto activation) {
+            spec.type = op->getName().stripDialect().str();
+            if (isa<SoftmaxOp>(op))
+              spec.attrs = {{"axis", minusOne}};
+            output("Out", activation.getOut());
+            return input("X", activation.getX());
+          })
+          .Case([&](MatmulOp matmul) {
+            spec.type = "mul";
+            spec.attrs = {{"x_num_col_dims", i32(1)},
+                          {"y_num_col_dims", i32(1)}};
+            output("Out", matmul.getOut());
+            return success(succeeded(input("X", matmul.getA())) &&
+                           succeeded(input("Y", matmul.getB())));
+          })
+          .Case<AddOp, train::MulOp>([&](auto binary) {
+            spec.type = isa<AddOp>(op) ? "elementwise_add" : "elementwise_mul";
+            spec.attrs = {{"axis", minusOne}};
+            output("Out", binary.getOut());
+            return success(succeeded(input("X", binary.getX())) &&
+                           succeeded(input("Y", binary.getY())));
+          })
+          .Case([&](SoftmaxCrossEntropyOp loss) {
+            spec.type = "softmax_with_cross_entropy";
+            spec.attrs = {{"soft_label", builder.getBoolAttr(false)},
+                          {"ignore_index", i32(-100)},
+                          {"numeric_stable_mode", builder.getBoolAttr(true)},
+                          {"axis", minusOne}};
+            std::string lossName = output("Loss", loss.getOut());
+            std::string softmax = getUniqueName(lossName + ".softmax");
+            auto logitsType =
+                cast<RankedTensorType>(loss.getLogits().getType());
+            declareVar(softmax, *getDataType(logitsType.getElementType()),
+                       getDims(logitsType), /*persistable=*/false);
+            spec.outputs.push_back({"Softmax", {softmax}});
+            softmaxes[loss.getLogits()] = softmax;
+            return success(succeeded(checkLabels(loss.getLabels())) &&
+                           succeeded(input("Logits", loss.getLogits())) &&
+                           succeeded(input("Label", loss.getLabels())));
+          })
+          .Case([&](SigmoidCrossEntropyOp loss) {
+            spec.type = "sigmoid_cross_entropy_with_logits";
+            spec.attrs = {{"normalize", builder.getBoolAttr(false)},
+                          {"ignore_index", i32(-100)}};
+            output("Out", loss.getOut());
+            return success(succeeded(input("X", loss.getLogits())) &&
+                           succeeded(input("Label", loss.getLabels())));
+          })
+          .Case([&](MeanOp mean) {
+            spec.type = "mean";
+            output("Out", mean.getOut());
+            return input("X", mean.getX());
+          })
+          .Case([&](ReduceSumOp sum) {
+            spec.type = "reduce_sum";
+            spec.attrs =
+                getReduceAttrs(builder, sum.getDims(), sum.getKeepDims());
+            output("Out", sum.getOut());
+            return input("X", sum.getX());
+          })
+          .Case([&](ReshapeOp reshape) {
+            spec.type = "reshape2";
+            auto type = cast<RankedTensorType>(reshape.getType());
+            SmallVector<int64_t> shape = getDims(type);
+            spec.attrs = {
+                {"shape", builder.getDenseI32ArrayAttr(SmallVector<int32_t>(
+                              shape.begin(), shape.end()))}};
+            std::string out = output("Out", reshape.getOut());
+            auto inputType = cast<RankedTensorType>(reshape.getX().getType());
+            SmallVector<int64_t> xshapeDims = {0};
+            llvm::append_range(xshapeDims, getDims(inputType));
+            std::string xshape = getUniqueName(out + ".xshape");
+            declareVar(xshape, *getDataType(inputType.getElementType()),
+                       xshapeDims, /*persistable=*/false);
+            spec.outputs.push_back({"XShape", {xshape}});
+            xshapes[reshape.getX()] = xshape;
+            return input("X", reshape.getX());
+          })
+          .Case([&](ConcatOp concat) {
+            spec.type = "concat";
+            spec.attrs = {{"axis", i32(concat.getAxis())}};
+            output("Out", concat.getOut());
+            return input("X", concat.getInputs());
+          })
+          .Case([&](EmbeddingOp embedding) {
+            spec.type = "lookup_table_v2";
+            spec.attrs = {
+                {"padding_idx", builder.getI64IntegerAttr(
+                                    embedding.getPaddingIdx().value_or(-1))},
+                {"is_sparse", builder.getBoolAttr(false)},
+                {"is_distributed", builder.getBoolAttr(false)},
+                {"remote_prefetch", builder.getBoolAttr(false)}};
+            output("Out", embedding.getOut());
+            if (failed(input("W", embedding.getTable())) ||
+                failed(input("Ids", embedding.getIds())))
+              return failure();
+            tables[embedding.getIds()] = spec.inputs.front().second.front();
+            return success();
+          })
+          .Default([&](Operation *) {
+            return op->emitOpError("has no Paddle counterpart");
+          });
+  if (failed(result))
+    return failure();
+  emit(spec, op);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Programs
+//===----------------------------------------------------------------------===//
+
+LogicalResult TrainExporter::exportStep(StepOp step) {
+  Block &body = step.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (!yield.getResults().empty())
+    lossOp = yield.getResults().front().getDefiningOp();
+
+  // Fed int64 labels only ever read as labels get Paddle's trailing 1.
+  for (BlockArgument arg : body.getArguments())
+    if (!arg.use_empty() && llvm::all_of(arg.getUses(), [](OpOperand &use) {
+          return isa<SoftmaxCrossEntropyOp, SoftmaxCrossEntropyGradOp>(
+                     use.getOwner()) &&
+                 use.getOperandNumber() == 1;
+        }))
+      unsqueezed.insert(arg);
+
+  if (body.getNumArguments() || !yield.getResults().empty()) {
+    for (auto [name, kind] : {std::pair{"feed", VarTypeKind::FeedMinibatch},
+                              std::pair{"fetch", VarTypeKind::FetchList}}) {
+      usedNames.insert(name);
+      paddle::VarOp::create(builder, step.getLoc(), name, kind)
+          .setPersistableAttr(builder.getBoolAttr(true));
+    }
+  }
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    std::optional<VarTypeKind> dataType =
+        type ? getDataType(type.getElementType()) : std::nullopt;
+    if (!dataType)
+      return train::emitOpErrorAt(step)
+             << "takes an input of type " << arg.getType()
+             << ", which Paddle has no tensor of";
+    auto nameLoc = dyn_cast<NameLoc>(arg.getLoc());
+    std::string name =
+        getUniqueName(nameLoc ? nameLoc.getName().str()
+                              : ("input_" + Twine(arg.getArgNumber())).str());
+    names[arg] = name;
+    SmallVector<int64_t> dims = getDims(type);
+    if (unsqueezed.contains(arg))
+      dims.push_back(1);
+    declareVar(name, *dataType, dims, /*persistable=*/false)
+        .setNeedCheckFeedAttr(builder.getBoolAttr(true));
+  }
+  for (BlockArgument arg : body.getArguments()) {
+    OpSpec spec;
+    spec.type = "feed";
+    spec.inputs = {{"X", {"feed"}}};
+    spec.outputs = {{"Out", {names[arg]}}};
+    spec.attrs = {{"col", i32(arg.getArgNumber())}, {"op_role", i32(0)}};
+    emit(spec, nullptr);
+  }
+  for (Operation &op : body.without_terminator())
+    if (failed(exportOp(&op)))
+      return failure();
+  for (auto [col, value] : llvm::enumerate(yield.getResults())) {
+    FailureOr<std::string> name = use(yield, value);
+    if (failed(name))
+      return failure();
+    OpSpec spec;
+    spec.type = "fetch";
+    spec.inputs = {{"X", {*name}}};
+    spec.outputs = {{"Out", {"fetch"}}};
+    spec.attrs = {{"col", i32(col)}, {"op_role", i32(0)}};
+    emit(spec, nullptr);
+  }
+  return success();
+}
+
+LogicalResult TrainExporter::exportStartup() {
+  for (ParamOp param : program.getBody().front().getOps<ParamOp>()) {
+    RankedTensorType type = param.getParameterType();
+    auto dataType = static_cast<int32_t>(*getDataType(type.getElementType()));
+    OpSpec spec;
+    spec.outputs = {{"Out", {param.getSymName().str()}}};
+    spec.attrs = {{"shape", builder.getDenseI64ArrayAttr(type.getShape())},
+                  {"dtype", i32(dataType)}};
+    auto addSeed = [&](uint64_t seed) -> LogicalResult {
+      if (seed > static_cast<uint64_t>(std::numeric_limits<int32_t>::max()))
+        return param.emitOpError("has seed ")
+               << seed << ", more than Paddle's int32 seed holds";
+      spec.attrs.push_back({"seed", i32(static_cast<int64_t>(seed))});
+      return success();
+    };
+    LogicalResult result =
+        TypeSwitch<Attribute, LogicalResult>(param.getInitializer())
+            .Case([&](ConstantInitAttr constant) {
+              double value = constant.getValue().convertToDouble();
+              spec.type = "fill_constant";
+              spec.attrs.push_back({"value", f32(value)});
+              spec.attrs.push_back(
+                  {"str_value", builder.getStringAttr(formatDouble(value))});
+              spec.attrs.push_back({"force_cpu", builder.getBoolAttr(false)});
+              return success();
+            })
+            .Case([&](UniformInitAttr uniform) {
+              spec.type = "uniform_random";
+              spec.attrs.push_back(
+                  {"min", f32(uniform.getMin().convertToDouble())});
+              spec.attrs.push_back(
+                  {"max", f32(uniform.getMax().convertToDouble())});
+              return addSeed(uniform.getSeed());
+            })
+            .Case([&](GaussianInitAttr gaussian) {
+              spec.type = "gaussian_random";
+              spec.attrs.push_back(
+                  {"mean", f32(gaussian.getMean().convertToDouble())});
+              spec.attrs.push_back(
+                  {"std", f32(gaussian.getStd().convertToDouble())});
+              return addSeed(gaussian.getSeed());
+            })
+            .Case([&](XavierInitAttr xavier) {
+              // Paddle's Xavier initializer is a uniform_random in
+              // [-limit, limit).
+              ArrayRef<int64_t> shape = type.getShape();
+              int64_t fanIn = shape.front();
+              int64_t fanOut = shape.size() == 1 ? fanIn : 1;
+              for (int64_t dim : shape.drop_front())
+                fanOut *= dim;
+              double limit =
+                  std::sqrt(6.0 / static_cast<double>(fanIn + fanOut));
+              spec.type = "uniform_random";
+              spec.attrs.push_back({"min", f32(-limit)});
+              spec.attrs.push_back({"max", f32(limit)});
+              return addSeed(xavier.getSeed());
+            })
+            .Default([&](Attribute) {
+              return param.emitOpError("has an initializer Paddle has no "
+                                       "initializer op for");
+            });
+    if (failed(result))
+      return failure();
+    spec.attrs.push_back({"op_role", i32(0)});
+    emit(spec, nullptr);
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> TrainExporter::run(TrainProgramPart part) {
+  Location loc = program.getLoc();
+  builder.getContext()->loadDialect<paddle::PaddleDialect>();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto paddleProgram = paddle::ProgramOp::create(builder, loc);
+  builder.setInsertionPointToEnd(&paddleProgram.getBody().front());
+  auto block = paddle::BlockOp::create(builder, loc, /*idx=*/0,
+                                       /*parentIdx=*/-1);
+  builder.setInsertionPointToEnd(&block.getBody().front());
+  if (failed(declareParams()))
+    return {};
+  if (part == TrainProgramPart::Startup) {
+    if (failed(exportStartup()))
+      return {};
+  } else {
+    auto steps = program.getBody().front().getOps<StepOp>();
+    size_t numSteps = std::distance(steps.begin(), steps.end());
+    if (numSteps != 1) {
+      train::emitOpErrorAt(program)
+          << "has " << numSteps << " steps; a Paddle main program is one";
+      return {};
+    }
+    if (failed(exportStep(*steps.begin())))
+      return {};
+  }
+  if (failed(verify(*module)))
+    return {};
+  return module;
+}
+
+OwningOpRef<ModuleOp> openks::convertTrainToPaddle(train::ProgramOp program,
+                                                   TrainProgramPart part) {
+  return TrainExporter(program).run(part);
+}
