@@ -138,21 +138,6 @@ static Status poisonInputs(const std::vector<Tensor *> &inputs) {
   return Status::ok();
 }
 
-/// Returns the value of each fetched output that is a float scalar.
-static std::vector<std::optional<double>>
-getScalars(const std::vector<const Tensor *> &outputs) {
-  std::vector<std::optional<double>> values;
-  for (const Tensor *output : outputs) {
-    if (output->rank() != 0 || output->dtype() == DType::I64)
-      values.emplace_back();
-    else if (output->dtype() == DType::F32)
-      values.emplace_back(*output->data<float>());
-    else
-      values.emplace_back(*output->data<double>());
-  }
-  return values;
-}
-
 Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
                                 Failures &failures, StepLog &log) {
   WorkerRole &worker = *trainers_[index];
@@ -205,7 +190,8 @@ Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
     if (!status.isOk())
       return fail(status);
 
-    std::vector<std::optional<double>> values = getScalars(worker.outputs());
+    std::vector<std::optional<double>> values =
+        getScalarValues(worker.outputs());
     if (!values.empty() && values.front() && !std::isfinite(*values.front()))
       return fail(Status::error(StatusCode::OutOfRange,
                                 "the loss is {}; lower the learning rate or "
@@ -216,10 +202,11 @@ Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
                        ? inputs.front()->dim(0)
                        : 0;
     rows_[index] += rows;
-    log.report(index, step, rows, values);
+    // The hook sees the step before its summary can go out.
     if (options.afterStep)
       if (status = options.afterStep(worker); !status.isOk())
         return fail(status);
+    log.report(index, step, rows, values);
   }
   int64_t last = step - 1;
   log.finish(index, last);

@@ -6,6 +6,8 @@
 
 #include "openks/Runtime/StepLog.h"
 
+#include "openks/Runtime/Tensor.h"
+
 using namespace openks;
 using namespace openks::runtime;
 
@@ -60,4 +62,18 @@ void StepLog::flush() {
     pending_.erase(it);
     ++next_;
   }
+}
+
+std::vector<std::optional<double>> openks::runtime::getScalarValues(
+    const std::vector<const Tensor *> &outputs) {
+  std::vector<std::optional<double>> values;
+  for (const Tensor *output : outputs) {
+    if (output->rank() != 0 || output->dtype() == DType::I64)
+      values.emplace_back();
+    else if (output->dtype() == DType::F32)
+      values.emplace_back(*output->data<float>());
+    else
+      values.emplace_back(*output->data<double>());
+  }
+  return values;
 }

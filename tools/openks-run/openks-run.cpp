@@ -1,32 +1,28 @@
-//===- openks-run.cpp - Train a program in one process --------------------===//
+//===- openks-run.cpp - Train a program, in one process or as a job -------===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// openks-run PROGRAM.mlir --steps N --batch-size B --data SPEC [--seed S]
-//
-// Loads a training program whose step holds its backward and optimizer ops
-// (or minimizes a forward-only one with --optimizer), runs its initializers,
-// then N steps on mini-batches from SPEC (see DataSource.h). Progress (step,
-// loss, samples/s) goes to stdout: one refreshing line on a terminal, periodic
-// plain lines otherwise.
+// openks-run PROGRAM.mlir --steps N --batch-size B --data SPEC [...]
+//     trains a train.program in one process (minimizing a forward-only one
+//     with --optimizer);
+// openks-run PROGRAM.mlir --pservers S --trainers T [--mode ...] [...]
+//     minimizes and transpiles it through the real passes and runs the job,
+//     every server and trainer a thread;
+// openks-run JOB.mlir [...]
+//     runs a module that openks-opt has already transpiled.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Runs.h"
+
 #include "openks/Dialect/PS/IR/PSOps.h"
-#include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
-#include "openks/Runtime/DataSource.h"
-#include "openks/Runtime/Executor.h"
-#include "openks/Runtime/Loader/PlanBuilder.h"
 #include "openks/Support/InputGuard.h"
 
-#include "MetricsWriter.h"
-
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -35,27 +31,28 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <fmt/format.h>
-#include <fmt/os.h>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace openks;
-using namespace openks::runtime;
+using namespace openks::run;
 
 namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("openks-run options");
+static cl::OptionCategory jobCategory(
+    "Distributed runs (a program with --pservers, or a transpiled job)");
 
-static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<program.mlir>"), cl::Required, cl::cat(runCategory));
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<program.mlir>"),
+                                          cl::Required, cl::cat(runCategory));
 static cl::opt<int64_t> numSteps("steps", cl::desc("Number of steps to run"),
                                  cl::Required, cl::cat(runCategory));
-static cl::opt<int64_t> batchSize("batch-size", cl::desc("Rows per mini-batch"),
-                                  cl::Required, cl::cat(runCategory));
+static cl::opt<int64_t>
+    batchSize("batch-size",
+              cl::desc("Rows per mini-batch (of a job: per global batch, "
+                       "which the trainers share)"),
+              cl::Required, cl::cat(runCategory));
 static cl::opt<std::string>
     dataSpec("data",
              cl::desc("Data source: csv:PATH, libsvm:PATH or "
@@ -67,22 +64,27 @@ static cl::opt<uint64_t>
                      "program's own seeds)"),
             cl::init(0), cl::cat(runCategory));
 static cl::opt<std::string>
-    stepName("step", cl::desc("The train.step to run (needed when the "
-                              "input has several)"), cl::cat(runCategory));
+    stepName("step",
+             cl::desc("The train.step to run (needed when the input has "
+                      "several)"),
+             cl::cat(runCategory));
 static cl::opt<std::string>
     metricsOut("metrics-out",
-               cl::desc("Write per-step metrics as CSV to this file"), cl::cat(runCategory));
+               cl::desc("Write per-step metrics as CSV to this file"),
+               cl::cat(runCategory));
 static cl::opt<std::string> optimizerName(
     "optimizer",
     cl::desc("Minimize a forward-only program first with this optimizer "
-             "(sgd, momentum, adam or adagrad)"), cl::cat(runCategory));
+             "(sgd, momentum, adam or adagrad)"),
+    cl::cat(runCategory));
 static cl::opt<double> learningRate("lr",
                                     cl::desc("Learning rate for --optimizer"),
                                     cl::init(0.01), cl::cat(runCategory));
 static cl::opt<std::string> optimizerOptions(
     "optimizer-options",
     cl::desc("Further openks-minimize options for --optimizer, e.g. "
-             "\"beta1=0.8 lr-schedule=exponential decay-steps=100\""), cl::cat(runCategory));
+             "\"beta1=0.8 lr-schedule=exponential decay-steps=100\""),
+    cl::cat(runCategory));
 static cl::opt<int64_t>
     logEvery("log-every",
              cl::desc("Steps between progress lines when stdout is not a "
@@ -93,8 +95,57 @@ static cl::opt<uint64_t> maxInputBytes(
     cl::desc("Refuse an input larger than this many bytes (default 1 GiB)"),
     cl::init(kDefaultMaxInputBytes), cl::cat(runCategory));
 
-/// Prints `message` as an error and returns the failing exit code.
-static int fail(const std::string &message) {
+static cl::opt<std::string> pservers(
+    "pservers",
+    cl::desc("Transpile for this many servers (on 127.0.0.1 from port "
+             "6170), or for these comma-separated host:port endpoints"),
+    cl::cat(jobCategory));
+static cl::opt<int64_t> numTrainers("trainers",
+                                    cl::desc("Number of trainers (default 1)"),
+                                    cl::init(1), cl::cat(jobCategory));
+static cl::opt<std::string>
+    modeName("mode", cl::desc("sync (default), async, half-async or geo"),
+             cl::init("sync"), cl::cat(jobCategory));
+static cl::opt<std::string>
+    splitMethodName("split-method",
+                    cl::desc("Block placement: round-robin (default) or "
+                             "hash-name"),
+                    cl::init("round-robin"), cl::cat(jobCategory));
+static cl::opt<int64_t>
+    minBlockSize("min-block-size",
+                 cl::desc("Minimum elements per block (default 8192)"),
+                 cl::init(8192), cl::cat(jobCategory));
+static cl::opt<bool> noSlice("no-slice",
+                             cl::desc("Place every variable whole on one "
+                                      "server"),
+                             cl::cat(jobCategory));
+static cl::opt<int64_t>
+    geoPushSteps("geo-push-steps",
+                 cl::desc("GEO: local steps between pushes (default 100)"),
+                 cl::init(100), cl::cat(jobCategory));
+static cl::opt<int64_t>
+    timeoutMs("timeout-ms",
+              cl::desc("How long any role waits for another before the run "
+                       "fails naming it (default 60000)"),
+              cl::init(60000), cl::cat(jobCategory));
+static cl::opt<bool>
+    verify("verify",
+           cl::desc("Sync: also train in one process on the same global "
+                    "batches, compare every parameter after every step, "
+                    "and fail past the tolerance"),
+           cl::cat(jobCategory));
+static cl::opt<double> verifyTolerance(
+    "verify-tolerance",
+    cl::desc("Largest relative difference --verify allows (default 1e-5 "
+             "with f32 parameters, 1e-10 with f64 only)"),
+    cl::init(0), cl::cat(jobCategory));
+static cl::list<std::string> injectFaults(
+    "inject-fault",
+    cl::desc("For tests: break a role on purpose, as trainerT:KIND@STEP "
+             "(KIND error, nan, hang or finish) or serverS:error@UPDATE"),
+    cl::Hidden, cl::cat(jobCategory));
+
+int openks::run::fail(const std::string &message) {
   fmt::print(stderr, "openks-run: error: {}\n", message);
   return 1;
 }
@@ -120,6 +171,27 @@ static FailureOr<train::StepOp> findStep(ModuleOp module) {
     fail(fmt::format("{} has no step @{} (it has {})", inputFilename.getValue(),
                      stepName.getValue(), fmt::join(names, ", ")));
   return failure();
+}
+
+/// Returns the value of enum option `option` whose name is `name`, reporting
+/// the names it has when none is.
+template <typename OptionT>
+static auto lookupEnumName(OptionT &option, StringRef flag, StringRef name)
+    -> FailureOr<std::decay_t<decltype(option.getValue())>> {
+  using ValueT = std::decay_t<decltype(option.getValue())>;
+  auto &parser = option.getParser();
+  unsigned index = parser.findOption(name);
+  if (index == parser.getNumOptions()) {
+    std::vector<std::string> names;
+    for (unsigned i = 0; i != index; ++i)
+      names.push_back(parser.getOption(i).str());
+    fail(fmt::format("--{}: unknown value '{}'; choose one of {}", flag,
+                     name.str(), fmt::join(names, ", ")));
+    return failure();
+  }
+  return static_cast<const cl::OptionValue<ValueT> &>(
+             parser.getOptionValue(index))
+      .getValue();
 }
 
 /// Runs openks-minimize on the step's program when --optimizer asks for it;
@@ -161,20 +233,11 @@ static LogicalResult minimizeIfAsked(ModuleOp module, train::StepOp step) {
          "--lr");
     return failure();
   }
-  // --optimizer takes the names of the pipeline's optimizer option.
-  auto &optimizers = options.optimizer.getParser();
-  unsigned index = optimizers.findOption(optimizerName);
-  if (index == optimizers.getNumOptions()) {
-    std::vector<std::string> names;
-    for (unsigned i = 0; i != index; ++i)
-      names.push_back(optimizers.getOption(i).str());
-    fail(fmt::format("--optimizer: unknown optimizer '{}'; choose one of {}",
-                     optimizerName.getValue(), fmt::join(names, ", ")));
+  FailureOr<OptimizerKind> optimizer =
+      lookupEnumName(options.optimizer, "optimizer", optimizerName);
+  if (failed(optimizer))
     return failure();
-  }
-  options.optimizer = static_cast<const cl::OptionValue<OptimizerKind> &>(
-                          optimizers.getOptionValue(index))
-                          .getValue();
+  options.optimizer = *optimizer;
   options.learningRate = learningRate;
   auto pm = PassManager::on<ModuleOp>(module.getContext());
   buildMinimizePipeline(pm, options);
@@ -185,32 +248,134 @@ static LogicalResult minimizeIfAsked(ModuleOp module, train::StepOp step) {
   return success();
 }
 
-/// Returns the value of a rank-0 float tensor.
-static double scalarValue(const Tensor &tensor) {
-  return tensor.dtype() == DType::F32 ? *tensor.data<float>()
-                                      : *tensor.data<double>();
+/// Returns the job options the command line gives, checked by the passes
+/// when they run.
+static LogicalResult getTranspileOptions(TranspileOptions &options) {
+  StringRef servers = pservers;
+  std::vector<std::string> endpoints;
+  unsigned count = 0;
+  if (!servers.getAsInteger(10, count)) {
+    if (count < 1 || count > 1024) {
+      fail(fmt::format("--pservers: a job has 1 to 1024 servers, got {}",
+                       count));
+      return failure();
+    }
+    for (unsigned i = 0; i < count; ++i)
+      endpoints.push_back(fmt::format("127.0.0.1:{}", 6170 + i));
+  } else {
+    SmallVector<StringRef> parts;
+    servers.split(parts, ',');
+    for (StringRef part : parts)
+      endpoints.push_back(part.trim().str());
+  }
+  options.pservers = endpoints;
+  options.trainers = numTrainers;
+  FailureOr<ps::Mode> mode = lookupEnumName(options.mode, "mode", modeName);
+  FailureOr<ps::SplitMethod> splitMethod =
+      lookupEnumName(options.splitMethod, "split-method", splitMethodName);
+  if (failed(mode) || failed(splitMethod))
+    return failure();
+  options.mode = *mode;
+  options.splitMethod = *splitMethod;
+  options.sliceVarUp = !noSlice;
+  options.minBlockSize = minBlockSize;
+  options.geoPushSteps = geoPushSteps;
+  return success();
 }
 
-static bool isScalarFloat(const Tensor &tensor) {
-  return tensor.rank() == 0 && tensor.dtype() != DType::I64;
+/// Refuses the options that shape a job when the input is one already.
+static LogicalResult checkNoJobOptions() {
+  const cl::Option *given[] = {&pservers,        &numTrainers,  &modeName,
+                               &splitMethodName, &minBlockSize, &noSlice,
+                               &geoPushSteps,    &optimizerName};
+  for (const cl::Option *option : given)
+    if (option->getNumOccurrences()) {
+      fail(fmt::format("{} is already transpiled; --{} has nothing to "
+                       "change (transpile it again with openks-opt)",
+                       inputFilename.getValue(), option->ArgStr.str()));
+      return failure();
+    }
+  if (verify) {
+    fail("--verify needs the program before transpiling, to train it in one "
+         "process; run openks-run on it with --pservers");
+    return failure();
+  }
+  return success();
+}
+
+/// Checks that `step` fetches its loss first.
+static LogicalResult checkFetchesLoss(train::StepOp step) {
+  ArrayRef<Type> results = step.getResultTypes();
+  auto lossType =
+      results.empty() ? nullptr : dyn_cast<RankedTensorType>(results.front());
+  if (lossType && lossType.getRank() == 0 &&
+      isa<FloatType>(lossType.getElementType()))
+    return success();
+  fail(fmt::format("step @{} must fetch its loss (a rank-0 float tensor) as "
+                   "its first result",
+                   step.getSymName().str()));
+  return failure();
+}
+
+static FailureOr<RunSettings> getRunSettings() {
+  if (numSteps < 1) {
+    fail(fmt::format("--steps must be at least 1, got {}",
+                     numSteps.getValue()));
+    return failure();
+  }
+  if (batchSize < 1) {
+    fail(fmt::format("--batch-size must be at least 1, got {}",
+                     batchSize.getValue()));
+    return failure();
+  }
+  if (timeoutMs < 1 || timeoutMs > int64_t(24) * 3600 * 1000) {
+    fail(fmt::format("--timeout-ms must be between 1 and 86400000, got {}",
+                     timeoutMs.getValue()));
+    return failure();
+  }
+  if (!(verifyTolerance >= 0) || std::isinf(verifyTolerance)) {
+    fail(fmt::format("--verify-tolerance must be a finite number >= 0, got "
+                     "{}",
+                     verifyTolerance.getValue()));
+    return failure();
+  }
+  RunSettings settings;
+  settings.steps = numSteps;
+  settings.batchSize = batchSize;
+  settings.data = dataSpec;
+  settings.seed = runSeed;
+  settings.metricsOut = metricsOut;
+  settings.logEvery = logEvery;
+  settings.timeout = std::chrono::milliseconds(timeoutMs);
+  settings.verify = verify;
+  settings.verifyTolerance = verifyTolerance;
+  for (const std::string &text : injectFaults) {
+    StatusOr<runtime::InjectedFault> fault = runtime::parseInjectedFault(text);
+    if (!fault) {
+      fail("--inject-fault: " + fault.status().message());
+      return failure();
+    }
+    settings.faults.push_back(*fault);
+  }
+  return settings;
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAllPasses();
-  cl::HideUnrelatedOptions(runCategory);
+  cl::HideUnrelatedOptions({&runCategory, &jobCategory});
   cl::ParseCommandLineOptions(
       argc, argv,
-      "openks-run: train a program in one process\n\n"
+      "openks-run: train a program in one process, or as a parameter-server "
+      "job\n\n"
       "Runs the initializers and --steps steps of a train.step that holds\n"
       "its backward and optimizer ops, or of a forward-only step minimized\n"
-      "with --optimizer.\n");
-  if (numSteps < 1)
-    return fail(
-        fmt::format("--steps must be at least 1, got {}", numSteps.getValue()));
-  if (batchSize < 1)
-    return fail(fmt::format("--batch-size must be at least 1, got {}",
-                            batchSize.getValue()));
+      "with --optimizer. With --pservers it transpiles the program and runs\n"
+      "every server and trainer as a thread; a module openks-opt has\n"
+      "transpiled runs as it is.\n");
+  FailureOr<RunSettings> settings = getRunSettings();
+  if (failed(settings))
+    return 1;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -226,133 +391,58 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(*text, inputFilename),
       llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail(fmt::format("cannot load {}", inputFilename.getValue()));
+
+  // A transpiled job runs as it is.
+  if ((*module)->hasAttr(ps::JobAttr::kAttrName)) {
+    if (failed(checkNoJobOptions()))
+      return 1;
+    auto workers = llvm::to_vector(module->getOps<ps::WorkerOp>());
+    if (workers.size() == 1) {
+      auto main = SymbolTable::lookupNearestSymbolFrom<train::StepOp>(
+          workers.front(), workers.front().getMainAttr());
+      if (main && failed(checkFetchesLoss(main)))
+        return 1;
+    }
+    return trainJob(*module, nullptr, *settings);
+  }
+
   FailureOr<train::StepOp> step = findStep(*module);
   if (failed(step))
     return 1;
   if (auto worker = (*step)->getParentOfType<ps::WorkerOp>())
-    return fail(fmt::format("step @{} belongs to the transpiled worker @{}; "
-                            "openks-run trains a train.program in one "
-                            "process",
+    return fail(fmt::format("step @{} belongs to the worker @{} of a module "
+                            "without a #ps.job; transpile the program with "
+                            "openks-opt or run it with --pservers",
                             step->getSymName().str(),
                             worker.getSymName().str()));
-
-  ArrayRef<Type> results = step->getResultTypes();
-  auto lossType =
-      results.empty() ? nullptr : dyn_cast<RankedTensorType>(results.front());
-  if (!lossType || lossType.getRank() != 0 ||
-      !isa<FloatType>(lossType.getElementType()))
-    return fail(fmt::format("step @{} must fetch its loss (a rank-0 float "
-                            "tensor) as its first result",
-                            step->getSymName().str()));
-  if (failed(minimizeIfAsked(*module, *step)))
+  if (failed(checkFetchesLoss(*step)) ||
+      failed(minimizeIfAsked(*module, *step)))
     return 1;
-
-  PlanOptions options;
-  options.maxBatch = batchSize;
-  options.runSeed = runSeed;
-  std::string planError =
-      "cannot build an execution plan for @" + step->getSymName().str();
-  FailureOr<ParameterStore> store = buildParameterStore(
-      SymbolTable::getNearestSymbolTable((*step)->getParentOp()), options);
-  if (failed(store))
-    return fail(planError);
-  FailureOr<Plan> plan = buildPlan(step->getBody(), *store, options);
-  if (failed(plan))
-    return fail(planError);
-  StatusOr<Executor> created = Executor::create(*plan, *store);
-  if (!created)
-    return fail(created.status().message());
-  Executor &executor = *created;
-
-  std::unique_ptr<DataSource> source;
-  Status status = openDataSource(dataSpec, plan->inputSpecs(), Shard{}, source);
-  if (!status.isOk())
-    return fail(status.message());
-
-  std::optional<run::MetricsWriter> metrics;
-  if (!metricsOut.empty()) {
-    std::vector<std::string> columns(plan->outputNames().begin() + 1,
-                                     plan->outputNames().end());
-    StatusOr<run::MetricsWriter> writer =
-        run::MetricsWriter::create(metricsOut, columns);
-    if (!writer)
-      return fail(writer.status().message());
-    metrics.emplace(std::move(*writer));
+  if (pservers.empty()) {
+    const cl::Option *jobOptions[] = {
+        &numTrainers, &modeName, &splitMethodName, &minBlockSize,
+        &noSlice,     &geoPushSteps, &verify,     &verifyTolerance,
+        &timeoutMs,   std::addressof(injectFaults)};
+    for (const cl::Option *option : jobOptions)
+      if (option->getNumOccurrences())
+        return fail(fmt::format("--{} shapes a distributed run; give "
+                                "--pservers too",
+                                option->ArgStr.str()));
+    return trainLocally(*step, *settings);
   }
 
-  status = store->initialize();
-  if (!status.isOk())
-    return fail(status.message());
-
-  bool terminal = isatty(fileno(stdout));
-  int64_t every =
-      logEvery > 0 ? logEvery.getValue() : std::max<int64_t>(1, numSteps / 10);
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point start = Clock::now(), windowStart = start;
-  int64_t windowRows = 0, totalRows = 0;
-  double loss = 0;
-  for (int64_t stepIndex = 1; stepIndex <= numSteps; ++stepIndex) {
-    Clock::time_point stepStart = Clock::now();
-    status = source->next(batchSize, executor.inputs());
-    if (status.isOk())
-      status = executor.run();
-    if (!status.isOk())
-      return fail(fmt::format("step {}: {}", stepIndex, status.message()));
-    Clock::time_point stepEnd = Clock::now();
-
-    int64_t rows = executor.inputs().empty()
-                       ? batchSize.getValue()
-                       : executor.inputs().front()->dim(0);
-    windowRows += rows;
-    totalRows += rows;
-    loss = scalarValue(*executor.outputs().front());
-    if (!std::isfinite(loss))
-      return fail(fmt::format("step {}: the loss is {}; lower the learning "
-                              "rate or check the data",
-                              stepIndex, loss));
-    double stepSeconds =
-        std::chrono::duration<double>(stepEnd - stepStart).count();
-    if (metrics) {
-      std::vector<std::optional<double>> extra;
-      for (size_t i = 1; i < executor.outputs().size(); ++i) {
-        const Tensor &output = *executor.outputs()[i];
-        extra.push_back(isScalarFloat(output)
-                            ? std::optional<double>(scalarValue(output))
-                            : std::nullopt);
-      }
-      status = metrics->writeStep(stepIndex, loss,
-                                  rows / std::max(stepSeconds, 1e-9), extra);
-      if (!status.isOk())
-        return fail(status.message());
-    }
-
-    bool last = stepIndex == numSteps;
-    if (terminal || last || stepIndex % every == 0) {
-      double windowSeconds =
-          std::chrono::duration<double>(stepEnd - windowStart).count();
-      std::string line =
-          fmt::format("step {}/{}  loss {:.6f}  {:.0f} samples/s", stepIndex,
-                      numSteps.getValue(), loss,
-                      windowRows / std::max(windowSeconds, 1e-9));
-      if (terminal)
-        fmt::print("\r{}\x1b[K{}", line, last ? "\n" : "");
-      else
-        fmt::print("{}\n", line);
-      std::fflush(stdout);
-      windowStart = stepEnd;
-      windowRows = 0;
-    }
-  }
-  if (metrics)
-    if (status = metrics->close(); !status.isOk())
-      return fail(status.message());
-  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  fmt::print("trained {} steps ({} samples, {} epochs) in {:.2f} s: final "
-             "loss {:.6f}\n",
-             numSteps.getValue(), totalRows, source->epoch(), seconds, loss);
-  return 0;
+  // The job is the minimized program transpiled; the program stays as the
+  // --verify reference.
+  TranspileOptions options;
+  if (failed(getTranspileOptions(options)))
+    return 1;
+  OwningOpRef<ModuleOp> job = module->clone();
+  auto pm = PassManager::on<ModuleOp>(&context);
+  buildTranspilePipeline(pm, options);
+  if (failed(pm.run(*job)))
+    return fail("cannot transpile the program");
+  return trainJob(*job, *step, *settings);
 }

@@ -74,8 +74,8 @@ struct JobRunOptions {
   /// How long any role waits for another before it fails naming it.
   std::chrono::milliseconds timeout{60000};
   std::vector<InjectedFault> faults;
-  /// Called in a trainer's thread after each of its steps; an error fails
-  /// that trainer.
+  /// Called in a trainer's thread after each of its steps, before the step
+  /// is reported to onStep; an error fails that trainer.
   std::function<Status(const WorkerRole &)> afterStep;
   /// Called, one at a time and in step order, with the figures of each step
   /// once every trainer running it has run it.

@@ -41,6 +41,13 @@ struct StepSummary {
   std::chrono::steady_clock::time_point completed;
 };
 
+class Tensor;
+
+/// Returns the value of each of `outputs` that is a float scalar (a fetched
+/// loss or metric), and nothing for the others.
+std::vector<std::optional<double>>
+getScalarValues(const std::vector<const Tensor *> &outputs);
+
 /// Gathers the per-step reports of a job's trainers.
 class StepLog {
 public:

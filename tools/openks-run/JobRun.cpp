@@ -1,0 +1,293 @@
+//===- JobRun.cpp - A transpiled job with every role a thread -------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Loads the job, runs it in process, prints progress from the per-step
+// figures of all trainers, and ends with a summary of what each server
+// moved and how long trainers waited at barriers. With --verify, trainer 0
+// also trains the minimized program in one process on the same global
+// batches and compares every parameter after every step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MetricsWriter.h"
+#include "Progress.h"
+#include "Runs.h"
+
+#include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Runtime/LocalTrainer.h"
+#include "openks/Runtime/Loader/JobBuilder.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <mutex>
+#include <optional>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::run;
+using namespace openks::runtime;
+
+namespace {
+
+/// The single-process reference of a sync job and its comparisons.
+class Verification {
+public:
+  Verification(std::unique_ptr<LocalTrainer> reference, int64_t batch,
+               double tolerance)
+      : reference_(std::move(reference)), batch_(batch),
+        tolerance_(tolerance) {
+    const ParameterStore &store = reference_->store();
+    for (ParameterId id = 0; id < store.size(); ++id)
+      if (store[id].trainable)
+        names_.push_back(store[id].name);
+  }
+
+  /// Returns the compared parameters, in store order.
+  const std::vector<std::string> &names() const { return names_; }
+  double tolerance() const { return tolerance_; }
+
+  /// Runs the reference's step and compares `worker`'s parameters with its
+  /// own (trainer 0's thread).
+  Status check(const WorkerRole &worker) {
+    OPENKS_RETURN_IF_ERROR(
+        reference_->step(batch_).withContext("the --verify reference"));
+    StatusOr<std::vector<ParameterDifference>> differences =
+        compareParameters(worker.store(), reference_->store());
+    if (!differences)
+      return differences.status();
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const ParameterDifference &difference : *differences)
+      if (difference.relative > worst_.relative || worstStep_ == 0) {
+        worst_ = difference;
+        worstStep_ = worker.steps();
+      }
+    byStep_[worker.steps()] = std::move(*differences);
+    return Status::ok();
+  }
+
+  /// Returns and forgets the differences of `step` (the log's thread).
+  std::vector<ParameterDifference> take(int64_t step) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = byStep_.find(step);
+    if (it == byStep_.end())
+      return {};
+    std::vector<ParameterDifference> differences = std::move(it->second);
+    byStep_.erase(it);
+    return differences;
+  }
+
+  /// Returns whether every difference was within the tolerance.
+  bool passed() const { return worst_.relative <= tolerance_; }
+  /// Returns the verdict over `steps` steps.
+  std::string describe(int64_t steps) const {
+    return fmt::format(
+        "{} single-process training over {} steps: largest relative "
+        "difference {:.3g} ({} after step {}), tolerance {:.3g}",
+        passed() ? "matches" : "differs from", steps, worst_.relative,
+        worst_.name, worstStep_, tolerance_);
+  }
+
+private:
+  std::unique_ptr<LocalTrainer> reference_;
+  int64_t batch_;
+  double tolerance_;
+  std::vector<std::string> names_;
+  std::mutex mutex_;
+  std::map<int64_t, std::vector<ParameterDifference>> byStep_;
+  ParameterDifference worst_;
+  int64_t worstStep_ = 0;
+};
+
+} // namespace
+
+/// Returns the single-process trainer of `step` with room for `batch` rows.
+static StatusOr<std::unique_ptr<LocalTrainer>>
+createReference(train::StepOp step, const RunSettings &settings) {
+  PlanOptions options;
+  options.maxBatch = settings.batchSize;
+  options.runSeed = settings.seed;
+  FailureOr<ParameterStore> store = buildParameterStore(
+      SymbolTable::getNearestSymbolTable(step->getParentOp()), options);
+  if (failed(store))
+    return Status::invalidArgument("cannot build the --verify reference");
+  FailureOr<Plan> plan = buildPlan(step.getBody(), *store, options);
+  if (failed(plan))
+    return Status::invalidArgument("cannot build the --verify reference");
+  return LocalTrainer::create(std::move(*store), std::move(*plan),
+                              settings.data);
+}
+
+/// Returns the tolerance of --verify: the one asked for, else 1e-5 when any
+/// parameter is f32 and 1e-10 when all are f64.
+static double getTolerance(const ParameterStore &store,
+                           const RunSettings &settings) {
+  if (settings.verifyTolerance > 0)
+    return settings.verifyTolerance;
+  for (ParameterId id = 0; id < store.size(); ++id)
+    if (store[id].trainable && store[id].value.dtype() == DType::F32)
+      return 1e-5;
+  return 1e-10;
+}
+
+/// Returns `bytes` for people: "512 B", "3.2 MB".
+static std::string formatBytes(int64_t bytes) {
+  if (bytes < 1024)
+    return fmt::format("{} B", bytes);
+  if (bytes < 1024 * 1024)
+    return fmt::format("{:.1f} KiB", bytes / 1024.0);
+  return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0));
+}
+
+static const char *describeMode(SyncMode mode) {
+  switch (mode) {
+  case SyncMode::Sync:
+    return "sync";
+  case SyncMode::Async:
+    return "async";
+  case SyncMode::HalfAsync:
+    return "half-async";
+  case SyncMode::Geo:
+    return "geo";
+  }
+  return "?";
+}
+
+int openks::run::trainJob(ModuleOp module, train::StepOp reference,
+                          const RunSettings &settings) {
+  auto jobAttr = module->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName);
+  int64_t trainers = jobAttr.getTrainers();
+  if (settings.batchSize < trainers)
+    return fail(fmt::format("--batch-size {} gives the {} trainers less than "
+                            "a row each",
+                            settings.batchSize, trainers));
+  PlanOptions options;
+  // The largest shard of a global batch.
+  options.maxBatch = (settings.batchSize + trainers - 1) / trainers;
+  options.runSeed = settings.seed;
+  FailureOr<JobSpec> job = buildJob(module, options);
+  if (failed(job))
+    return fail("cannot load the job");
+  if (job->worker.main.outputSlots().empty())
+    return fail("the worker's main step must fetch its loss as its first "
+                "result");
+
+  std::optional<Verification> verification;
+  if (settings.verify) {
+    if (job->mode != SyncMode::Sync)
+      return fail(fmt::format("--verify checks sync training; this job is "
+                              "{}",
+                              describeMode(job->mode)));
+    if (settings.batchSize % trainers != 0)
+      return fail(fmt::format(
+          "--verify needs equal shards: --batch-size {} is not a multiple of "
+          "the {} trainers, and trainers' mean gradients of unequal shards "
+          "do not average to the batch's",
+          settings.batchSize, trainers));
+    StatusOr<std::unique_ptr<LocalTrainer>> local =
+        createReference(reference, settings);
+    if (!local)
+      return fail(local.status().message());
+    if (Status status = (*local)->start(); !status.isOk())
+      return fail(status.message());
+    double tolerance = getTolerance((*local)->store(), settings);
+    verification.emplace(std::move(*local), settings.batchSize, tolerance);
+  }
+
+  StatusOr<std::unique_ptr<InProcessJob>> run =
+      InProcessJob::create(*job, settings.timeout);
+  if (!run)
+    return fail(run.status().message());
+
+  const std::vector<std::string> &names = job->worker.main.outputNames();
+  std::vector<std::string> columns(names.begin() + 1, names.end());
+  if (verification)
+    for (const std::string &name : verification->names())
+      columns.push_back("relative_difference:" + name);
+  std::optional<MetricsWriter> metrics;
+  if (!settings.metricsOut.empty()) {
+    StatusOr<MetricsWriter> writer =
+        MetricsWriter::create(settings.metricsOut, columns);
+    if (!writer)
+      return fail(writer.status().message());
+    metrics.emplace(std::move(*writer));
+  }
+
+  Progress progress(settings.steps, settings.logEvery);
+  Progress::Clock::time_point start = Progress::Clock::now();
+  Progress::Clock::time_point previous = start;
+  Status metricsStatus = Status::ok();
+  double loss = 0;
+  int64_t totalRows = 0;
+  JobRunOptions runOptions;
+  runOptions.steps = settings.steps;
+  runOptions.globalBatch = settings.batchSize;
+  runOptions.data = settings.data;
+  runOptions.timeout = settings.timeout;
+  runOptions.faults = settings.faults;
+  if (verification)
+    runOptions.afterStep = [&](const WorkerRole &worker) {
+      return worker.trainer() == 0 ? verification->check(worker)
+                                   : Status::ok();
+    };
+  runOptions.onStep = [&](const StepSummary &summary) {
+    loss = summary.means.front().value_or(NAN);
+    totalRows += summary.rows;
+    progress.step(summary.step, loss, summary.rows, summary.completed);
+    std::vector<std::optional<double>> extra(summary.means.begin() + 1,
+                                             summary.means.end());
+    if (verification)
+      for (const ParameterDifference &difference :
+           verification->take(summary.step))
+        extra.push_back(difference.relative);
+    double seconds =
+        std::chrono::duration<double>(summary.completed - previous).count();
+    previous = summary.completed;
+    if (metrics && metricsStatus.isOk())
+      metricsStatus = metrics->writeStep(summary.step, loss,
+                                         summary.rows / std::max(seconds, 1e-9),
+                                         extra);
+  };
+  Status status = (*run)->run(runOptions);
+  if (!status.isOk())
+    return fail(status.message());
+  if (metrics && metricsStatus.isOk())
+    metricsStatus = metrics->close();
+  if (!metricsStatus.isOk())
+    return fail(metricsStatus.message());
+
+  double seconds =
+      std::chrono::duration<double>(Progress::Clock::now() - start).count();
+  fmt::print("trained {} steps on {} trainers and {} servers ({}) in {:.2f} "
+             "s: final loss {:.6f}, {:.0f} samples/s\n",
+             settings.steps, trainers, (*run)->numServers(),
+             describeMode(job->mode), seconds, loss,
+             totalRows / std::max(seconds, 1e-9));
+  for (int index = 0; index < (*run)->numServers(); ++index) {
+    const ParameterServer &server = (*run)->server(index);
+    ParameterServer::Stats stats = server.stats();
+    fmt::print("  {}: received {}, sent {}{}\n", server.config().name,
+               formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
+               job->mode == SyncMode::Sync
+                   ? fmt::format(", {} steps applied", stats.steps)
+                   : std::string());
+  }
+  for (int index = 0; index < (*run)->numTrainers(); ++index) {
+    const CommunicationStats &stats = (*run)->trainer(index).stats();
+    fmt::print("  trainer {}: {} steps, {} rows, pushed {}, pulled {}, {:.3f} "
+               "s at barriers\n",
+               index, (*run)->trainer(index).steps(), (*run)->rows(index),
+               formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
+               std::chrono::duration<double>(stats.barrierWait).count());
+  }
+  if (!verification)
+    return 0;
+  std::string verdict = "--verify: " + verification->describe(settings.steps);
+  if (!verification->passed())
+    return fail(verdict);
+  fmt::print("{}\n", verdict);
+  return 0;
+}

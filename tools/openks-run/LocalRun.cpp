@@ -1,0 +1,96 @@
+//===- LocalRun.cpp - Training in one process -----------------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MetricsWriter.h"
+#include "Progress.h"
+#include "Runs.h"
+
+#include "openks/Runtime/LocalTrainer.h"
+#include "openks/Runtime/Loader/PlanBuilder.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <optional>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::run;
+using namespace openks::runtime;
+
+int openks::run::trainLocally(train::StepOp step,
+                              const RunSettings &settings) {
+  PlanOptions options;
+  options.maxBatch = settings.batchSize;
+  options.runSeed = settings.seed;
+  std::string planError =
+      "cannot build an execution plan for @" + step.getSymName().str();
+  FailureOr<ParameterStore> store = buildParameterStore(
+      SymbolTable::getNearestSymbolTable(step->getParentOp()), options);
+  if (failed(store))
+    return fail(planError);
+  FailureOr<Plan> plan = buildPlan(step.getBody(), *store, options);
+  if (failed(plan))
+    return fail(planError);
+  StatusOr<std::unique_ptr<LocalTrainer>> trainer =
+      LocalTrainer::create(std::move(*store), std::move(*plan), settings.data);
+  if (!trainer)
+    return fail(trainer.status().message());
+
+  const std::vector<std::string> &names = (*trainer)->plan().outputNames();
+  std::optional<MetricsWriter> metrics;
+  if (!settings.metricsOut.empty()) {
+    StatusOr<MetricsWriter> writer = MetricsWriter::create(
+        settings.metricsOut,
+        std::vector<std::string>(names.begin() + 1, names.end()));
+    if (!writer)
+      return fail(writer.status().message());
+    metrics.emplace(std::move(*writer));
+  }
+  if (Status status = (*trainer)->start(); !status.isOk())
+    return fail(status.message());
+
+  Progress progress(settings.steps, settings.logEvery);
+  Progress::Clock::time_point start = Progress::Clock::now();
+  int64_t totalRows = 0;
+  double loss = 0;
+  for (int64_t index = 1; index <= settings.steps; ++index) {
+    Progress::Clock::time_point stepStart = Progress::Clock::now();
+    if (Status status = (*trainer)->step(settings.batchSize); !status.isOk())
+      return fail(fmt::format("step {}: {}", index, status.message()));
+    Progress::Clock::time_point stepEnd = Progress::Clock::now();
+
+    const std::vector<Tensor *> &inputs = (*trainer)->inputs();
+    int64_t rows = inputs.empty() ? settings.batchSize : inputs.front()->dim(0);
+    totalRows += rows;
+    std::vector<std::optional<double>> values =
+        getScalarValues((*trainer)->outputs());
+    loss = *values.front();
+    if (!std::isfinite(loss))
+      return fail(fmt::format("step {}: the loss is {}; lower the learning "
+                              "rate or check the data",
+                              index, loss));
+    if (metrics) {
+      double seconds =
+          std::chrono::duration<double>(stepEnd - stepStart).count();
+      Status status = metrics->writeStep(
+          index, loss, rows / std::max(seconds, 1e-9),
+          std::vector<std::optional<double>>(values.begin() + 1,
+                                             values.end()));
+      if (!status.isOk())
+        return fail(status.message());
+    }
+    progress.step(index, loss, rows, stepEnd);
+  }
+  if (metrics)
+    if (Status status = metrics->close(); !status.isOk())
+      return fail(status.message());
+  double seconds =
+      std::chrono::duration<double>(Progress::Clock::now() - start).count();
+  fmt::print("trained {} steps ({} samples, {} epochs) in {:.2f} s: final "
+             "loss {:.6f}\n",
+             settings.steps, totalRows, (*trainer)->epoch(), seconds, loss);
+  return 0;
+}

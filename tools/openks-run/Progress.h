@@ -1,0 +1,44 @@
+//===- Progress.h - openks-run's progress lines -----------------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// One progress line per reported step on a terminal, refreshed in place;
+// otherwise (a log, a pipe) a plain line every `every` steps and after the
+// last one. Each line has the step, the loss and the samples per second
+// since the previous line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_TOOLS_OPENKS_RUN_PROGRESS_H
+#define OPENKS_TOOLS_OPENKS_RUN_PROGRESS_H
+
+#include <chrono>
+#include <cstdint>
+
+namespace openks::run {
+
+/// Prints the progress of a run of `totalSteps` steps to stdout.
+class Progress {
+public:
+  using Clock = std::chrono::steady_clock;
+
+  /// `logEvery` is the line period off a terminal; 0 picks a tenth of the
+  /// steps.
+  Progress(int64_t totalSteps, int64_t logEvery);
+
+  /// Reports that `step` ended at `when`, on `rows` rows, with `loss`.
+  void step(int64_t step, double loss, int64_t rows, Clock::time_point when);
+
+private:
+  int64_t totalSteps_;
+  int64_t every_;
+  bool terminal_;
+  Clock::time_point windowStart_ = Clock::now();
+  int64_t windowRows_ = 0;
+};
+
+} // namespace openks::run
+
+#endif // OPENKS_TOOLS_OPENKS_RUN_PROGRESS_H

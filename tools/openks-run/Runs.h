@@ -1,0 +1,61 @@
+//===- Runs.h - The two ways openks-run trains ------------------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// openks-run trains a program in one process (LocalRun.cpp) or runs a
+// transpiled job with every role a thread (JobRun.cpp); openks-run.cpp
+// reads the command line and the input and picks one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_TOOLS_OPENKS_RUN_RUNS_H
+#define OPENKS_TOOLS_OPENKS_RUN_RUNS_H
+
+#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/Runtime/InProcessJob.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace openks::run {
+
+/// What the command line asks of a run.
+struct RunSettings {
+  int64_t steps = 1;
+  /// The rows of a (global) batch.
+  int64_t batchSize = 1;
+  std::string data;
+  uint64_t seed = 0;
+  std::string metricsOut;
+  int64_t logEvery = 0;
+  /// How long a role of a job waits for another.
+  std::chrono::milliseconds timeout{60000};
+  /// Whether a sync job is checked against single-process training, and
+  /// the largest relative difference allowed (0: by element type).
+  bool verify = false;
+  double verifyTolerance = 0;
+  std::vector<runtime::InjectedFault> faults;
+};
+
+/// Prints `message` as openks-run's error and returns the exit code 1.
+int fail(const std::string &message);
+
+/// Trains `step`, which holds its backward and optimizer ops, in one
+/// process; returns the exit code.
+int trainLocally(train::StepOp step, const RunSettings &settings);
+
+/// Runs the transpiled job `job` with every role a thread; with --verify,
+/// `reference` is the minimized step the job was transpiled from. Returns
+/// the exit code.
+int trainJob(mlir::ModuleOp job, train::StepOp reference,
+             const RunSettings &settings);
+
+} // namespace openks::run
+
+#endif // OPENKS_TOOLS_OPENKS_RUN_RUNS_H
