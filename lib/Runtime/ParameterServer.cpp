@@ -38,12 +38,18 @@ int ParameterServer::numLive() const {
   return live;
 }
 
+/// Returns "trainer 1" or "trainers 1, 3" for `trainers`, in order.
+static std::string describeTrainers(const std::vector<int> &trainers) {
+  return fmt::format("{} {}", trainers.size() == 1 ? "trainer" : "trainers",
+                     fmt::join(trainers, ", "));
+}
+
 std::string ParameterServer::listWaiting(const std::vector<bool> &done) const {
-  std::string list;
+  std::vector<int> waiting;
   for (int trainer = 0; trainer < config_.trainers; ++trainer)
     if (live_[trainer] && !done[trainer])
-      list += (list.empty() ? "" : ", ") + std::to_string(trainer);
-  return list;
+      waiting.push_back(trainer);
+  return describeTrainers(waiting);
 }
 
 void ParameterServer::fail(Status status) {
@@ -163,8 +169,8 @@ Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
   OPENKS_RETURN_IF_ERROR(waitFor(
       lock, deadline,
       [&] {
-        return fmt::format("trainer {} waited for step {} to open (trainers "
-                           "{} have not fetched step {})",
+        return fmt::format("trainer {} waited for step {} to open ({} "
+                           "yet to fetch step {})",
                            trainer, step_ + 1, listWaiting(fetched_), step_);
       },
       [&] { return phase_ == Phase::Receiving && !sentBarrier_[trainer]; }));
@@ -210,8 +216,8 @@ Status ParameterServer::pull(int block, Tensor &out, int trainer,
         lock, deadline,
         [&] {
           return fmt::format(
-              "trainer {} waited for the updates of step {} (trainers {} "
-              "have not reached the send barrier)",
+              "trainer {} waited for the updates of step {} ({} yet to "
+              "reach the send barrier)",
               trainer, step_, listWaiting(sentBarrier_));
         },
         [&] { return phase_ == Phase::Serving && !fetched_[trainer]; }));
@@ -283,11 +289,11 @@ Status ParameterServer::applyStep() {
 }
 
 std::string ParameterServer::listSilent(Deadline::Clock::time_point now) const {
-  std::string list;
+  std::vector<int> silent;
   for (int trainer = 0; trainer < config_.trainers; ++trainer)
     if (live_[trainer] && now - lastHeard_[trainer] > config_.timeout)
-      list += (list.empty() ? "" : ", ") + std::to_string(trainer);
-  return list;
+      silent.push_back(trainer);
+  return silent.empty() ? std::string() : describeTrainers(silent);
 }
 
 bool ParameterServer::failIfStalled(Deadline::Clock::time_point now) {
@@ -298,7 +304,7 @@ bool ParameterServer::failIfStalled(Deadline::Clock::time_point now) {
     if (silent.empty())
       return false;
     fail(Status::error(StatusCode::DeadlineExceeded,
-                       "{}: trainers {} sent nothing for {} ms", config_.name,
+                       "{}: {} sent nothing for {} ms", config_.name,
                        silent, config_.timeout.count()));
     return true;
   }
@@ -307,7 +313,7 @@ bool ParameterServer::failIfStalled(Deadline::Clock::time_point now) {
   bool receiving = phase_ == Phase::Receiving;
   fail(Status::error(
       StatusCode::DeadlineExceeded,
-      "{}: trainers {} did not reach the {} barrier of step {} within {} ms",
+      "{}: {} did not reach the {} barrier of step {} within {} ms",
       config_.name, listWaiting(receiving ? sentBarrier_ : fetched_),
       receiving ? "send" : "fetch", step_, config_.timeout.count()));
   return true;

@@ -233,8 +233,12 @@ FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
                                     builder.getFunctionType({}, {}));
   builder.setInsertionPointToStart(&push.getBody().front());
   double share = 1.0 / static_cast<double>(job.getTrainers());
+  // What each block keeps of its own change once the push has sent its
+  // delta: Paddle's `old += delta; local += server - old` leaves
+  // local = server + (1 - 1/trainers) * (local - old).
+  double kept = 1.0 - share;
   struct Pushed {
-    SmallVector<Value> local, negativeOld;
+    SmallVector<Value> unsent;
   };
   SmallVector<Pushed> pushed;
   for (DistributedParam &param : params) {
@@ -246,15 +250,13 @@ FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
         builder, loc, type,
         FlatSymbolRefAttr::get(context, geoOldName(paramOp)));
     Pushed &blocks = pushed.emplace_back();
-    blocks.local = splitIntoBlocks(builder, loc, local, param);
     for (auto [localBlock, oldBlock, remote] :
-         llvm::zip(blocks.local, splitIntoBlocks(builder, loc, old, param),
-                   param.blocks)) {
+         llvm::zip(splitIntoBlocks(builder, loc, local, param),
+                   splitIntoBlocks(builder, loc, old, param), param.blocks)) {
       // delta = (local - old) / trainers
       Value negativeOld =
           train::ScaleOp::create(builder, loc, oldBlock.getType(), oldBlock,
                                  builder.getF64FloatAttr(-1.0));
-      blocks.negativeOld.push_back(negativeOld);
       Value change =
           train::AddOp::create(builder, loc, localBlock, negativeOld);
       Value delta =
@@ -262,18 +264,16 @@ FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
                                  builder.getF64FloatAttr(share));
       ps::SendOp::create(builder, loc, delta, ps::MessageKind::Delta,
                          remote.symbol);
+      blocks.unsent.push_back(
+          train::ScaleOp::create(builder, loc, change.getType(), change,
+                                 builder.getF64FloatAttr(kept)));
     }
   }
   for (auto [param, blocks] : llvm::zip(params, pushed)) {
     SmallVector<Value> server = receiveBlocks(builder, loc, param);
     SmallVector<Value> updated;
-    for (auto [serverBlock, localBlock, negativeOld] :
-         llvm::zip(server, blocks.local, blocks.negativeOld)) {
-      // local += server - old
-      Value change =
-          train::AddOp::create(builder, loc, serverBlock, negativeOld);
-      updated.push_back(train::AddOp::create(builder, loc, localBlock, change));
-    }
+    for (auto [serverBlock, unsent] : llvm::zip(server, blocks.unsent))
+      updated.push_back(train::AddOp::create(builder, loc, serverBlock, unsent));
     train::ParamOp paramOp = param.update.param;
     train::WriteOp::create(builder, loc, joinBlocks(builder, loc, updated),
                            FlatSymbolRefAttr::get(paramOp.getSymNameAttr()));

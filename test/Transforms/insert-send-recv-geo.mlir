@@ -1,7 +1,8 @@
 // Tests openks-insert-send-recv in GEO mode: the step keeps its local
 // optimizer; a GEO copy of each parameter and a push step that sends
 // (local - old) / trainers per block, receives the server's block and sets
-// local += server - old, old = server; the startup step fills both copies.
+// local = server + (local - old) * (1 - 1/trainers), old = server; the
+// startup step fills both copies.
 // RUN: openks-opt %s --openks-build-servers --openks-insert-send-recv | FileCheck %s
 
 // CHECK-LABEL: ps.worker @mlp main @step startup @startup geo_push @geo_push {
@@ -22,11 +23,11 @@
 // CHECK-NEXT:  %[[CHANGE:.*]] = train.add %[[LOCAL]], %[[NEG]]
 // CHECK-NEXT:  %[[DELTA:.*]] = train.scale %[[CHANGE]] by 5.000000e-01
 // CHECK-NEXT:  ps.send delta %[[DELTA]] to @ps0::@b
+// CHECK-NEXT:  %[[UNSENT:.*]] = train.scale %[[CHANGE]] by 5.000000e-01
 // CHECK:       ps.send delta %{{.*}} to @ps1::@w.block0
 // CHECK:       ps.send delta %{{.*}} to @ps0::@w.block1
 // CHECK:       %[[SERVER:.*]] = ps.recv @ps0::@b
-// CHECK-NEXT:  %[[MOVED:.*]] = train.add %[[SERVER]], %[[NEG]]
-// CHECK-NEXT:  %[[NEW:.*]] = train.add %[[LOCAL]], %[[MOVED]]
+// CHECK-NEXT:  %[[NEW:.*]] = train.add %[[SERVER]], %[[UNSENT]]
 // CHECK-NEXT:  train.write %[[NEW]] to @b
 // CHECK-NEXT:  train.write %[[SERVER]] to @b.geo_old
 module attributes {ps.job = #ps.job<mode = geo, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {

@@ -232,8 +232,11 @@ def InsertSendRecvPass : Pass<"openks-insert-send-recv", "::mlir::ModuleOp"> {
     `train.step @geo_push`, which the runtime runs every `geo_push_steps`
     steps, sends each block's delta `(local - old) / trainers` as
     `<block>.delta`, receives the server's block, and sets
-    `local += server - old` and `old = server`, `old` being a frozen
-    `<param>.geo_old` copy that the startup step also fills.
+    `local = server + (local - old) * (1 - 1 / trainers)` and
+    `old = server`, `old` being a frozen `<param>.geo_old` copy that the
+    startup step also fills. This is Paddle's `old += delta;
+    local += server - old`: the part of its change a trainer has not sent
+    yet stays on top of the server's value.
 
     Requires `ps.job`, `ps.slices` and `ps.placement`.
   }];

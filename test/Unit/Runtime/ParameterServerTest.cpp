@@ -197,7 +197,7 @@ TEST(ParameterServerTest, SyncNamesTheTrainerThatNeverArrives) {
   serving.join();
   EXPECT_EQ(served.code(), StatusCode::DeadlineExceeded);
   EXPECT_EQ(served.message(),
-            "@ps0 (127.0.0.1:6170): trainers 1 did not reach the send barrier "
+            "@ps0 (127.0.0.1:6170): trainer 1 did not reach the send barrier "
             "of step 1 within 200 ms");
   EXPECT_EQ(status.message(), served.message());
 }
@@ -308,7 +308,7 @@ TEST(ParameterServerTest, AsyncNamesASilentTrainer) {
   Status served = server.serve();
   EXPECT_EQ(served.code(), StatusCode::DeadlineExceeded);
   EXPECT_EQ(served.message(),
-            "@ps0 (127.0.0.1:6170): trainers 1 sent nothing for 200 ms");
+            "@ps0 (127.0.0.1:6170): trainer 1 sent nothing for 200 ms");
 }
 
 TEST(ParameterServerTest, RejectsWhatTheBlockDoesNotTake) {

@@ -116,7 +116,7 @@ TEST_F(JobFailureTest, AHungTrainerIsFoundByTheTimeout) {
     fault.index = 1;
     fault.step = 2;
     Status status = runWith(*job, {fault}, std::chrono::milliseconds(300));
-    expectErrorNaming(status, {"trainers 1"});
+    expectErrorNaming(status, {"trainer 1 "});
     EXPECT_EQ(status.code(), StatusCode::DeadlineExceeded)
         << status.message();
   }

@@ -26,7 +26,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "gtest/gtest.h"
 
+#include <chrono>
 #include <fmt/format.h>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -149,6 +151,60 @@ protected:
 
   mlir::MLIRContext context;
 };
+
+/// Trains `job` in process for `steps` steps of `batch` rows and checks,
+/// after each step, that trainer 0's parameters are within `tolerance`
+/// (relative) of those `reference` reaches on the same global batches, and
+/// that every trainer took its share of every batch. Returns the finished
+/// run, or null when it failed.
+inline std::unique_ptr<runtime::InProcessJob>
+expectStepsMatch(runtime::JobSpec &job, runtime::LocalTrainer &reference,
+                 int64_t steps, int64_t batch, const std::string &data,
+                 double tolerance, std::chrono::milliseconds timeout) {
+  StatusOr<std::unique_ptr<runtime::InProcessJob>> run =
+      runtime::InProcessJob::create(job, timeout);
+  EXPECT_TRUE(run.isOk()) << run.status().message();
+  Status started = reference.start();
+  EXPECT_TRUE(started.isOk()) << started.message();
+  if (!run || !started.isOk())
+    return nullptr;
+
+  int64_t checked = 0;
+  double worst = 0;
+  std::string worstName;
+  runtime::JobRunOptions options;
+  options.steps = steps;
+  options.globalBatch = batch;
+  options.data = data;
+  options.timeout = timeout;
+  options.afterStep = [&](const runtime::WorkerRole &worker) -> Status {
+    if (worker.trainer() != 0)
+      return Status::ok();
+    OPENKS_RETURN_IF_ERROR(reference.step(batch));
+    StatusOr<std::vector<runtime::ParameterDifference>> differences =
+        runtime::compareParameters(worker.store(), reference.store());
+    if (!differences)
+      return differences.status();
+    EXPECT_FALSE(differences->empty());
+    for (const runtime::ParameterDifference &difference : *differences)
+      if (difference.relative >= worst) {
+        worst = difference.relative;
+        worstName = fmt::format("{} at step {}", difference.name,
+                                worker.steps());
+      }
+    ++checked;
+    return Status::ok();
+  };
+  Status status = (*run)->run(options);
+  EXPECT_TRUE(status.isOk()) << status.message();
+  if (!status.isOk())
+    return nullptr;
+  EXPECT_EQ(checked, steps);
+  EXPECT_LE(worst, tolerance) << "worst: " << worstName;
+  for (int trainer = 0; trainer < (*run)->numTrainers(); ++trainer)
+    EXPECT_EQ((*run)->rows(trainer), steps * batch / job.trainers);
+  return std::move(*run);
+}
 
 } // namespace openks::testing
 

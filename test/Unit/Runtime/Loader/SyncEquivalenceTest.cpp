@@ -15,7 +15,6 @@
 #include "JobTesting.h"
 
 #include <algorithm>
-#include <chrono>
 
 using namespace mlir;
 using namespace openks;
@@ -26,51 +25,18 @@ namespace {
 
 constexpr std::chrono::milliseconds kTimeout{20000};
 
-/// Trains `job` in process for `steps` steps of `batch` rows and checks after
-/// each step that trainer 0's parameters are within `tolerance` of those
-/// `reference` reaches on the same global batches.
+/// Trains `job` in process and checks that every step equals single-process
+/// training within `tolerance`, and that every server applied every step.
 void expectEqualsLocal(JobSpec &job, LocalTrainer &reference, int64_t steps,
                        int64_t batch, const std::string &data,
                        double tolerance) {
-  StatusOr<std::unique_ptr<InProcessJob>> run =
-      InProcessJob::create(job, kTimeout);
-  ASSERT_TRUE(run.isOk()) << run.status().message();
-  ASSERT_TRUE(reference.start().isOk());
-
-  int64_t checked = 0;
-  double worst = 0;
-  std::string worstName;
-  JobRunOptions options;
-  options.steps = steps;
-  options.globalBatch = batch;
-  options.data = data;
-  options.timeout = kTimeout;
-  options.afterStep = [&](const WorkerRole &worker) -> Status {
-    if (worker.trainer() != 0)
-      return Status::ok();
-    OPENKS_RETURN_IF_ERROR(reference.step(batch));
-    StatusOr<std::vector<ParameterDifference>> differences =
-        compareParameters(worker.store(), reference.store());
-    if (!differences)
-      return differences.status();
-    EXPECT_FALSE(differences->empty());
-    for (const ParameterDifference &difference : *differences)
-      if (difference.relative >= worst) {
-        worst = difference.relative;
-        worstName = fmt::format("{} at step {}", difference.name,
-                                worker.steps());
-      }
-    ++checked;
-    return Status::ok();
-  };
-  Status status = (*run)->run(options);
-  ASSERT_TRUE(status.isOk()) << status.message();
-  EXPECT_EQ(checked, steps);
-  EXPECT_LE(worst, tolerance) << "worst: " << worstName;
-  for (int trainer = 0; trainer < (*run)->numTrainers(); ++trainer)
-    EXPECT_EQ((*run)->rows(trainer), steps * batch / job.trainers);
-  for (int server = 0; server < (*run)->numServers(); ++server)
-    EXPECT_EQ((*run)->server(server).stats().steps, steps);
+  std::unique_ptr<InProcessJob> run =
+      expectStepsMatch(job, reference, steps, batch, data, tolerance,
+                       kTimeout);
+  if (!run)
+    return;
+  for (int server = 0; server < run->numServers(); ++server)
+    EXPECT_EQ(run->server(server).stats().steps, steps);
 }
 
 /// How the job is laid out.
