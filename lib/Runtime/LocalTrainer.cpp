@@ -31,6 +31,37 @@ Status LocalTrainer::step(int64_t globalBatch) {
   return executor_->run();
 }
 
+/// Returns the parameter of `store` that matches `reference` by name, type
+/// and shape.
+static StatusOr<ParameterId> findCounterpart(const ParameterStore &store,
+                                             const Parameter &reference) {
+  std::optional<ParameterId> match = store.lookup(reference.name);
+  if (!match)
+    return Status::error(StatusCode::NotFound,
+                         "parameter '{}' has no counterpart to compare with",
+                         reference.name);
+  const Tensor &value = store[*match].value;
+  if (value.dtype() != reference.value.dtype() ||
+      value.shape() != reference.value.shape())
+    return Status::invalidArgument(
+        "parameter '{}' is {} here and {} in the reference", reference.name,
+        value.typeString(), reference.value.typeString());
+  return *match;
+}
+
+Status LocalTrainer::adoptParameters(const ParameterStore &from) {
+  for (ParameterId id = 0; id < store_.size(); ++id) {
+    Parameter &parameter = store_[id];
+    if (!parameter.trainable)
+      continue;
+    StatusOr<ParameterId> match = findCounterpart(from, parameter);
+    if (!match)
+      return match.status();
+    parameter.value.copyFrom(from[*match].value);
+  }
+  return Status::ok();
+}
+
 /// Returns the largest |a[i] - b[i]| and the largest |b[i]|.
 template <typename T>
 static std::pair<double, double> getDeviation(const Tensor &a,
@@ -52,16 +83,10 @@ openks::runtime::compareParameters(const ParameterStore &actual,
     const Parameter &reference = expected[id];
     if (!reference.trainable)
       continue;
-    std::optional<ParameterId> match = actual.lookup(reference.name);
+    StatusOr<ParameterId> match = findCounterpart(actual, reference);
     if (!match)
-      return Status::error(StatusCode::NotFound,
-                           "parameter '{}' has no counterpart to compare with",
-                           reference.name);
+      return match.status();
     const Tensor &a = actual[*match].value, &b = reference.value;
-    if (a.dtype() != b.dtype() || a.shape() != b.shape())
-      return Status::invalidArgument(
-          "parameter '{}' is {} here and {} in the reference", reference.name,
-          a.typeString(), b.typeString());
     auto [difference, magnitude] =
         b.dtype() == DType::F32   ? getDeviation<float>(a, b)
         : b.dtype() == DType::F64 ? getDeviation<double>(a, b)

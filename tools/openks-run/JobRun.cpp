@@ -8,7 +8,8 @@
 // figures of all trainers, and ends with a summary of what each server
 // moved and how long trainers waited at barriers. With --verify, trainer 0
 // also trains the minimized program in one process on the same global
-// batches and compares every parameter after every step.
+// batches and compares every parameter after every step, each step from the
+// parameters the job had after the step before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +52,11 @@ public:
   double tolerance() const { return tolerance_; }
 
   /// Runs the reference's step and compares `worker`'s parameters with its
-  /// own (trainer 0's thread).
+  /// own, then moves the reference to `worker`'s parameters, so that each
+  /// step is checked from the parameters the job had: float rounding, which
+  /// differs between one sum and a sum of shards, is amplified by training
+  /// and would otherwise be mistaken for an error after a few hundred steps
+  /// (trainer 0's thread).
   Status check(const WorkerRole &worker) {
     OPENKS_RETURN_IF_ERROR(
         reference_->step(batch_).withContext("the --verify reference"));
@@ -59,6 +64,7 @@ public:
         compareParameters(worker.store(), reference_->store());
     if (!differences)
       return differences.status();
+    OPENKS_RETURN_IF_ERROR(reference_->adoptParameters(worker.store()));
     std::lock_guard<std::mutex> lock(mutex_);
     for (const ParameterDifference &difference : *differences)
       if (difference.relative > worst_.relative || worstStep_ == 0) {
@@ -85,7 +91,7 @@ public:
   /// Returns the verdict over `steps` steps.
   std::string describe(int64_t steps) const {
     return fmt::format(
-        "{} single-process training over {} steps: largest relative "
+        "{} single-process training in each of {} steps: largest relative "
         "difference {:.3g} ({} after step {}), tolerance {:.3g}",
         passed() ? "matches" : "differs from", steps, worst_.relative,
         worst_.name, worstStep_, tolerance_);

@@ -131,8 +131,9 @@ static cl::opt<int64_t>
 static cl::opt<bool>
     verify("verify",
            cl::desc("Sync: also train in one process on the same global "
-                    "batches, compare every parameter after every step, "
-                    "and fail past the tolerance"),
+                    "batches, each step from the job's parameters, compare "
+                    "every parameter after every step, and fail past the "
+                    "tolerance"),
            cl::cat(jobCategory));
 static cl::opt<double> verifyTolerance(
     "verify-tolerance",

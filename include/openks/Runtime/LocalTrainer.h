@@ -35,6 +35,12 @@ public:
   Status start() { return store_.initialize(); }
   /// Runs one step on the next `globalBatch` rows.
   Status step(int64_t globalBatch);
+  /// Sets every trainable parameter to the value of the parameter of the
+  /// same name in `from` (the optimizer's state stays), so that the next
+  /// step starts where `from` is. Fails like compareParameters when `from`
+  /// lacks one or holds it in another type or shape. `from` must not be
+  /// written meanwhile.
+  Status adoptParameters(const ParameterStore &from);
 
   const std::vector<Tensor *> &inputs() const { return executor_->inputs(); }
   const std::vector<const Tensor *> &outputs() const {
