@@ -3,8 +3,10 @@
 #
 # Installs what is missing, builds into build/, then runs the main job on the
 # bundled example: minimize the forward-only MLP of docs/examples/mlp.mlir
-# (backward pass and SGD), print the result, and train it for a few hundred
-# steps in one process on synthetic data.
+# (backward pass and SGD), transpile it for 2 parameter servers and 2
+# trainers, print the placement report, and train the job in sync mode with
+# every role a thread, checking each step against single-process training
+# (--verify).
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -15,16 +17,16 @@ build_dir=${OPENKS_BUILD_DIR:-$root/build}
 "$root/utils/build.sh" openks-opt openks-run
 
 example="$root/docs/examples/mlp.mlir"
-minimized="$build_dir/examples/mlp-minimized.mlir"
-mkdir -p "$(dirname "$minimized")"
+job="$build_dir/examples/mlp-job.mlir"
+mkdir -p "$(dirname "$job")"
 
-pipeline='builtin.module(openks-minimize{optimizer=sgd lr=0.1})'
+pipeline='builtin.module(openks-minimize{optimizer=sgd lr=0.1}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2 mode=sync}, openks-ps-report{list-blocks})'
 echo "== openks-opt $example --pass-pipeline='$pipeline'"
-"$build_dir/bin/openks-opt" "$example" --pass-pipeline="$pipeline" \
-  -o "$minimized"
-cat "$minimized"
+"$build_dir/bin/openks-opt" "$example" --pass-pipeline="$pipeline" -o "$job"
+echo "(the job, one worker and two servers: $job)"
 
 echo
-echo "== openks-run $minimized --steps 300 --batch-size 64 --data synthetic:classes=10,seed=7"
-"$build_dir/bin/openks-run" "$minimized" --steps 300 --batch-size 64 \
-  --data synthetic:classes=10,seed=7
+echo "== openks-run $example --optimizer sgd --lr 0.1 --pservers 2 --trainers 2 --mode sync --verify --steps 300 --batch-size 64 --data synthetic:classes=10,seed=7"
+"$build_dir/bin/openks-run" "$example" --optimizer sgd --lr 0.1 \
+  --pservers 2 --trainers 2 --mode sync --verify \
+  --steps 300 --batch-size 64 --data synthetic:classes=10,seed=7

@@ -26,8 +26,7 @@ ParameterServer::ParameterServer(ServerConfig config, ServerProgram &program)
       live_(config_.trainers, true),
       lastHeard_(config_.trainers, Deadline::Clock::now()),
       sentBarrier_(config_.trainers, false), fetched_(config_.trainers, false),
-      phaseStart_(Deadline::Clock::now()), sums_(program.numBlocks()),
-      contributors_(program.numBlocks(), 0),
+      phaseStart_(Deadline::Clock::now()), received_(program.numBlocks()),
       pushedBy_(program.numBlocks(), std::vector<bool>(config_.trainers)),
       blockLocks_(program.numBlocks()) {}
 
@@ -108,10 +107,8 @@ void ParameterServer::advance() {
     ++step_;
     sentBarrier_.assign(config_.trainers, false);
     fetched_.assign(config_.trainers, false);
-    for (int block = 0; block < program_.numBlocks(); ++block) {
-      contributors_[block] = 0;
+    for (int block = 0; block < program_.numBlocks(); ++block)
       pushedBy_[block].assign(config_.trainers, false);
-    }
     phase_ = Phase::Receiving;
     phaseStart_ = Deadline::Clock::now();
     changed_.notify_all();
@@ -182,26 +179,24 @@ Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
   pushedBy_[block][trainer] = true;
   lock.unlock();
 
-  // The first gradient of the step becomes the sum: its buffer changes
-  // hands, and the trainer gets the previous sum's buffer, of the same type
-  // and size (allocated here on the first step). The others are added to
-  // it.
+  // The gradient changes hands: the trainer gets the buffer its previous
+  // gradient of the block arrived in (allocated here on the first step),
+  // of the same type and size. applyStep sums them in trainer order, so a
+  // step's result does not depend on the order the gradients arrive in.
   std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
-  Tensor &sum = sums_[block];
-  if (contributors_[block] == 0) {
-    if (sum.dtype() != value.dtype() || sum.capacity() < value.numel()) {
-      StatusOr<Tensor> buffer = Tensor::allocate(value.dtype(), value.shape());
-      if (!buffer)
-        return buffer.status().withContext(config_.name);
-      sum = std::move(*buffer);
-    }
-    sum.resize(value.shape());
-    std::swap(sum, value);
-    ++contributors_[block];
-    return Status::ok();
+  std::vector<Tensor> &received = received_[block];
+  if (received.empty())
+    received.resize(config_.trainers);
+  Tensor &slot = received[trainer];
+  if (slot.dtype() != value.dtype() || slot.capacity() < value.numel()) {
+    StatusOr<Tensor> buffer = Tensor::allocate(value.dtype(), value.shape());
+    if (!buffer)
+      return buffer.status().withContext(config_.name);
+    slot = std::move(*buffer);
   }
-  ++contributors_[block];
-  return kernels::add(sum, value, sum);
+  slot.resize(value.shape());
+  std::swap(slot, value);
+  return Status::ok();
 }
 
 Status ParameterServer::pull(int block, Tensor &out, int trainer,
@@ -274,16 +269,27 @@ void ParameterServer::abort(int trainer, const Status &status) {
 Status ParameterServer::applyStep() {
   for (int block = 0; block < program_.numBlocks(); ++block) {
     std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
-    int contributors = contributors_[block];
-    if (contributors == 0)
+    // Sum the step's gradients in trainer order, into the first one.
+    Tensor *sum = nullptr;
+    int contributors = 0;
+    for (int trainer = 0; trainer < config_.trainers; ++trainer) {
+      if (!pushedBy_[block][trainer])
+        continue;
+      Tensor &gradient = received_[block][trainer];
+      ++contributors;
+      if (!sum)
+        sum = &gradient;
+      else
+        OPENKS_RETURN_IF_ERROR(kernels::add(*sum, gradient, *sum));
+    }
+    if (!sum)
       continue;
     // The update averages over fan_in trainers; when some have finished,
     // scale the sum so that it averages over those that contributed.
-    Tensor &sum = sums_[block];
     if (contributors < config_.trainers)
       OPENKS_RETURN_IF_ERROR(kernels::scale(
-          sum, static_cast<double>(config_.trainers) / contributors, sum));
-    OPENKS_RETURN_IF_ERROR(program_.update(block, sum));
+          *sum, static_cast<double>(config_.trainers) / contributors, *sum));
+    OPENKS_RETURN_IF_ERROR(program_.update(block, *sum));
   }
   return Status::ok();
 }

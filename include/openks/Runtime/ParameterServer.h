@@ -11,7 +11,8 @@
 //
 // * sync: a step opens for gradients; each trainer pushes its gradients and
 //   reaches the send barrier; once every live trainer has, the server runs
-//   the update of every block on the sum of the step's gradients, then
+//   the update of every block on the sum of the step's gradients (added
+//   in trainer order, so that runs are reproducible), then
 //   serves pulls until every live trainer has reached the fetch barrier,
 //   and the next step opens. The startup step is a pull phase of its own.
 // * async and GEO: every gradient (delta) is applied on arrival, in the
@@ -173,19 +174,18 @@ private:
   /// When each trainer last called (async modes watch for silence).
   std::vector<Deadline::Clock::time_point> lastHeard_;
 
-  // Sync mode: the step, its phase, who has passed which barrier, and the
-  // running sum of each block's gradients.
+  // Sync mode: the step, its phase, who has passed which barrier, and each
+  // block's gradients by trainer.
   int64_t step_ = 0;
   Phase phase_ = Phase::Serving;
   std::vector<bool> sentBarrier_, fetched_;
   /// When the phase began: the trainers have the timeout to end it.
   Deadline::Clock::time_point phaseStart_;
-  std::vector<Tensor> sums_;
-  std::vector<int> contributors_;
+  std::vector<std::vector<Tensor>> received_;
   std::vector<std::vector<bool>> pushedBy_;
 
-  // One lock per block: for its sum (sync) and so that it is updated once
-  // at a time (async).
+  // One lock per block: for its gradients (sync) and so that it is updated
+  // once at a time (async).
   std::vector<std::mutex> blockLocks_;
 
   Stats stats_;

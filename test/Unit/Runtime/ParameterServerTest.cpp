@@ -157,6 +157,35 @@ TEST(ParameterServerTest, SyncUpdatesOnTheSumOfEveryTrainersGradient) {
   EXPECT_EQ(server.stats().bytesPushed, 3 * 5 * 4 * 8);
 }
 
+TEST(ParameterServerTest, SyncAddsGradientsInTrainerOrderWhateverTheArrival) {
+  // Float addition does not associate: (a + b) + c = 0 but (a + c) + b = 1.
+  const double a = 1e16, b = 1, c = -1e16;
+  ASSERT_NE((a + b) + c, (a + c) + b);
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Sync, 3), program);
+  InProcessTransport transport({&server});
+  std::thread serving([&] { EXPECT_TRUE(server.serve().isOk()); });
+
+  // One thread plays the three trainers, so the order of arrival is fixed:
+  // trainer 0, then 2, then 1.
+  for (int t = 0; t < 3; ++t)
+    startup(transport, t);
+  for (auto [trainer, gradient] :
+       std::initializer_list<std::pair<int, double>>{{0, a}, {2, c}, {1, b}}) {
+    Tensor grad = filled(4, gradient);
+    ASSERT_TRUE(
+        transport.push(0, 0, MessageKind::Grad, grad, trainer, soon()).isOk());
+  }
+  for (int t = 0; t < 3; ++t)
+    ASSERT_TRUE(transport.sendBarrier(0, t, soon()).isOk());
+  Tensor pulled;
+  ASSERT_TRUE(transport.pull(0, 0, pulled, 0, soon()).isOk());
+  EXPECT_EQ(pulled.data<double>()[0], -((a + b) + c));
+  for (int t = 0; t < 3; ++t)
+    EXPECT_TRUE(transport.complete(0, t, soon()).isOk());
+  serving.join();
+}
+
 TEST(ParameterServerTest, SyncAveragesOverTheTrainersThatAreLeft) {
   FakeProgram program(1, 4, MessageKind::Grad);
   ParameterServer server(config(SyncMode::Sync, 2), program);
