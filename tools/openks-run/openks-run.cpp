@@ -381,6 +381,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // An error names its op by location; its text (a whole step) is noise.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   StatusOr<std::string> text = readBoundedInput(inputFilename, maxInputBytes);
