@@ -31,6 +31,13 @@ tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
 tools = ["openks-opt", "openks-run", "openks-translate", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# A sanitizer build instruments our libraries only: code that is not ours
+# cannot load or link them (stock mlir-opt loading the plugin, a consumer
+# built against the installed package), so those tests say
+# `UNSUPPORTED: sanitizer`.
+if config.openks_sanitize:
+    config.available_features.add("sanitizer")
+
 # Under AddressSanitizer an allocation too large for the machine returns null,
 # as it does without it, so the tools' out-of-memory errors can be tested.
 config.environment["ASAN_OPTIONS"] = ":".join(
