@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
-#include "openks/Dialect/Train/IR/TrainTypeInference.h"
+
+#include "TrainOpInference.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -13,6 +14,7 @@
 
 using namespace mlir;
 using namespace openks::train;
+using namespace openks::train::detail;
 
 //===----------------------------------------------------------------------===//
 // Program structure
@@ -113,20 +115,6 @@ LogicalResult WriteOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // Forward ops
 //===----------------------------------------------------------------------===//
 
-/// Returns operand `value`'s ranked tensor type (guaranteed by ODS).
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
-/// Appends an inferred type, or fails.
-static LogicalResult pushInferred(FailureOr<RankedTensorType> type,
-                                  SmallVectorImpl<Type> &inferred) {
-  if (failed(type))
-    return failure();
-  inferred.push_back(*type);
-  return success();
-}
-
 LogicalResult FillOp::verify() {
   return verifyRepresentable(getValue().convertToDouble(),
                              getOut().getType().getElementType(),
@@ -222,19 +210,6 @@ LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
 //===----------------------------------------------------------------------===//
 // Gradient ops
 //===----------------------------------------------------------------------===//
-
-/// Checks the incoming gradient against the forward result type `forward`
-/// and, on success, infers `resultTypes` (the types of the forward inputs).
-static LogicalResult inferGradTypes(OptionalLoc loc,
-                                    FailureOr<RankedTensorType> forward,
-                                    Value dout, TypeRange resultTypes,
-                                    SmallVectorImpl<Type> &inferred) {
-  if (failed(forward) ||
-      failed(verifyGradientType(loc, dout.getType(), *forward)))
-    return failure();
-  llvm::append_range(inferred, resultTypes);
-  return success();
-}
 
 LogicalResult MatmulGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                                              Adaptor adaptor,

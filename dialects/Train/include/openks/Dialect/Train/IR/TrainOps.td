@@ -810,4 +810,13 @@ def Train_PiecewiseDecayOp : Train_PureOp<"piecewise_decay"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// The ops of knowledge-graph, click-through and word2vec models
+//===----------------------------------------------------------------------===//
+
+include "openks/Dialect/Train/IR/TrainMathOps.td"
+include "openks/Dialect/Train/IR/TrainLossOps.td"
+include "openks/Dialect/Train/IR/TrainSequenceOps.td"
+include "openks/Dialect/Train/IR/TrainSamplingOps.td"
+
 #endif // OPENKS_DIALECT_TRAIN_IR_TRAINOPS_TD
