@@ -11,10 +11,12 @@
 // already have the right dtype (a Tensor's dtype is fixed when it is made).
 //
 // Kernels check what they rely on: a rank, shape or dtype disagreement, a
-// label outside the classes, an id outside the table or the mean of an empty
-// tensor returns an error Status whose message starts with the op's name;
-// nothing crashes. Element-wise kernels, softmax and reshape may write their
-// output over an input; matmul, reduce_sum and concat may not.
+// label outside the classes, an id outside the table, sequence lengths that
+// do not cover the rows or the mean of an empty tensor returns an error
+// Status whose message starts with the op's name; nothing crashes.
+// Element-wise kernels (dropout too), softmax and reshape may write their
+// output over an input; matmul, reduce_sum, concat, p_norm, cos_sim, the
+// pooling kernels and nce may not.
 //
 // Optimizer kernels update their parameter and state tensors in place.
 //

@@ -35,7 +35,8 @@ class Train_UnaryMathOp<string mnemonic, string formula, string notes = "">
     : Train_PureOp<mnemonic, [SameOperandsAndResultType,
                               DeclareOpInterfaceMethods<Train_GradientOpInterface>]> {
   let summary = "Element-wise " # mnemonic # ": `" # formula # "`.";
-  let description = "Paddle's `" # mnemonic # "`. " # notes # [{
+  let description = [{
+    Paddle's `}] # mnemonic # "`. " # notes # [{
 
     ```mlir
     %y = train.}] # mnemonic # [{ %x : tensor<?x16xf32>
