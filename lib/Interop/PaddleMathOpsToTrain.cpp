@@ -28,7 +28,7 @@ using namespace openks::interop;
 using namespace openks::train;
 
 //===----------------------------------------------------------------------===//
-// Element-wise binary ops
+// Binary ops
 //===----------------------------------------------------------------------===//
 
 /// Checks that an elementwise op's `axis` broadcasts Y the way train does:
@@ -49,24 +49,28 @@ static LogicalResult checkBroadcast(StepBuilder &b, Value x, Value y) {
                      "only";
 }
 
-template <typename OpTy> static LogicalResult mapElementwise(StepBuilder &b) {
+/// Maps an op of X and Y onto `OpTy`; an elementwise op (`kBroadcasts`) has
+/// its axis checked.
+template <typename OpTy, bool kBroadcasts = true>
+static LogicalResult mapBinary(StepBuilder &b) {
   FailureOr<Value> x = b.getInput("X");
   FailureOr<Value> y = b.getInput("Y");
-  if (failed(x) || failed(y) || failed(checkBroadcast(b, *x, *y)))
+  if (failed(x) || failed(y) ||
+      (kBroadcasts && failed(checkBroadcast(b, *x, *y))))
     return failure();
   return b.setOutput("Out", b.create<OpTy>(*x, *y));
 }
 
-/// The gradient of an elementwise op from X, Y and Out@GRAD. (Paddle
+/// Maps the gradient of an op of X and Y from X, Y and Out@GRAD. (Paddle
 /// versions whose elementwise_div_grad takes Out instead of X are refused
 /// for the missing X.)
-template <typename GradOpTy>
-static LogicalResult mapElementwiseGrad(StepBuilder &b) {
+template <typename GradOpTy, bool kBroadcasts = true>
+static LogicalResult mapBinaryGrad(StepBuilder &b) {
   FailureOr<Value> x = b.getInput("X");
   FailureOr<Value> y = b.getInput("Y");
   FailureOr<Value> dout = b.getInput(grad("Out"));
   if (failed(x) || failed(y) || failed(dout) ||
-      failed(checkBroadcast(b, *x, *y)))
+      (kBroadcasts && failed(checkBroadcast(b, *x, *y))))
     return failure();
   FailureOr<GradOpTy> grads = b.create<GradOpTy>(*x, *y, *dout);
   if (failed(grads) || failed(b.setOutput(grad("X"), grads->getDx())))
@@ -187,28 +191,6 @@ static LogicalResult mapPNormGrad(StepBuilder &b) {
                                     attrs->keepDims, APFloat(attrs->epsilon)));
 }
 
-/// cos_sim's XNorm and YNorm outputs have no counterpart; its gradient
-/// recomputes them.
-static LogicalResult mapCosSim(StepBuilder &b) {
-  FailureOr<Value> x = b.getInput("X");
-  FailureOr<Value> y = b.getInput("Y");
-  if (failed(x) || failed(y))
-    return failure();
-  return b.setOutput("Out", b.create<CosSimOp>(*x, *y));
-}
-
-static LogicalResult mapCosSimGrad(StepBuilder &b) {
-  FailureOr<Value> x = b.getInput("X");
-  FailureOr<Value> y = b.getInput("Y");
-  FailureOr<Value> dout = b.getInput(grad("Out"));
-  if (failed(x) || failed(y) || failed(dout))
-    return failure();
-  FailureOr<CosSimGradOp> grads = b.create<CosSimGradOp>(*x, *y, *dout);
-  if (failed(grads) || failed(b.setOutput(grad("X"), grads->getDx())))
-    return failure();
-  return b.setOutput(grad("Y"), grads->getDy());
-}
-
 /// Dropout at inference (is_test); its Mask output has no counterpart.
 static LogicalResult mapDropout(StepBuilder &b) {
   FailureOr<Value> x = b.getInput("X");
@@ -241,14 +223,14 @@ static LogicalResult mapDropout(StepBuilder &b) {
 
 OpHandler openks::interop::lookupMathOpHandler(StringRef type) {
   return llvm::StringSwitch<OpHandler>(type)
-      .Case("elementwise_add", mapElementwise<AddOp>)
-      .Case("elementwise_sub", mapElementwise<SubOp>)
-      .Case("elementwise_mul", mapElementwise<MulOp>)
-      .Case("elementwise_div", mapElementwise<DivOp>)
-      .Case("elementwise_add_grad", mapElementwiseGrad<AddGradOp>)
-      .Case("elementwise_sub_grad", mapElementwiseGrad<SubGradOp>)
-      .Case("elementwise_mul_grad", mapElementwiseGrad<MulGradOp>)
-      .Case("elementwise_div_grad", mapElementwiseGrad<DivGradOp>)
+      .Case("elementwise_add", mapBinary<AddOp>)
+      .Case("elementwise_sub", mapBinary<SubOp>)
+      .Case("elementwise_mul", mapBinary<MulOp>)
+      .Case("elementwise_div", mapBinary<DivOp>)
+      .Case("elementwise_add_grad", mapBinaryGrad<AddGradOp>)
+      .Case("elementwise_sub_grad", mapBinaryGrad<SubGradOp>)
+      .Case("elementwise_mul_grad", mapBinaryGrad<MulGradOp>)
+      .Case("elementwise_div_grad", mapBinaryGrad<DivGradOp>)
       .Case("relu", mapActivation<ReluOp>)
       .Case("sigmoid", mapActivation<SigmoidOp>)
       .Case("tanh", mapActivation<TanhOp>)
@@ -271,8 +253,10 @@ OpHandler openks::interop::lookupMathOpHandler(StringRef type) {
       .Case("softsign_grad", mapInputGrad<SoftsignGradOp>)
       .Case("p_norm", mapPNorm)
       .Case("p_norm_grad", mapPNormGrad)
-      .Case("cos_sim", mapCosSim)
-      .Case("cos_sim_grad", mapCosSimGrad)
+      // cos_sim's XNorm and YNorm outputs have no counterpart; its gradient
+      // recomputes them.
+      .Case("cos_sim", mapBinary<CosSimOp, /*kBroadcasts=*/false>)
+      .Case("cos_sim_grad", mapBinaryGrad<CosSimGradOp, /*kBroadcasts=*/false>)
       .Case("dropout", mapDropout)
       .Default(nullptr);
 }

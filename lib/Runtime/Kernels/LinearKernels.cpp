@@ -134,21 +134,33 @@ Status kernels::mul(const Tensor &x, const Tensor &y, Tensor &out) {
   return broadcastBinary("mul", x, y, out, std::multiplies<>());
 }
 
+/// dx = dout; dy = sign * dout, summed over the leading dimensions for a
+/// bias: the gradients of add (sign 1) and sub (sign -1).
+static Status additiveGrad(const char *op, double sign, const Tensor &x,
+                           const Tensor &y, const Tensor &dout, Tensor &dx,
+                           Tensor &dy) {
+  bool isBias;
+  OPENKS_RETURN_IF_ERROR(classifyRightOperand(op, x, y, isBias));
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "dout", dout, x));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "dx", dx, x.dtype()));
+  dx.copyFrom(dout);
+  if (!isBias)
+    return elementwise(
+        op, dy,
+        [sign](auto upstream) {
+          using T = typename decltype(upstream)::Scalar;
+          return upstream * static_cast<T>(sign);
+        },
+        dout);
+  return sumRowsIntoBias(op, y, dy, [&](auto tag) {
+    using T = decltype(tag);
+    return rowsOf<T>(dout, y.numel()) * static_cast<T>(sign);
+  });
+}
+
 Status kernels::addGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
                         Tensor &dx, Tensor &dy) {
-  bool isBias;
-  OPENKS_RETURN_IF_ERROR(classifyRightOperand("add_grad", x, y, isBias));
-  OPENKS_RETURN_IF_ERROR(checkLike("add_grad", "dout", dout, x));
-  OPENKS_RETURN_IF_ERROR(checkDType("add_grad", "dx", dx, x.dtype()));
-  dx.copyFrom(dout);
-  if (!isBias) {
-    OPENKS_RETURN_IF_ERROR(checkDType("add_grad", "dy", dy, x.dtype()));
-    dy.copyFrom(dout);
-    return Status::ok();
-  }
-  return sumRowsIntoBias("add_grad", y, dy, [&](auto tag) {
-    return rowsOf<decltype(tag)>(dout, y.numel());
-  });
+  return additiveGrad("add_grad", 1, x, y, dout, dx, dy);
 }
 
 Status kernels::mulGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
@@ -180,17 +192,7 @@ Status kernels::div(const Tensor &x, const Tensor &y, Tensor &out) {
 
 Status kernels::subGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
                         Tensor &dx, Tensor &dy) {
-  bool isBias;
-  OPENKS_RETURN_IF_ERROR(classifyRightOperand("sub_grad", x, y, isBias));
-  OPENKS_RETURN_IF_ERROR(checkLike("sub_grad", "dout", dout, x));
-  OPENKS_RETURN_IF_ERROR(checkDType("sub_grad", "dx", dx, x.dtype()));
-  dx.copyFrom(dout);
-  if (!isBias)
-    return elementwise(
-        "sub_grad", dy, [](auto upstream) { return -upstream; }, dout);
-  return sumRowsIntoBias("sub_grad", y, dy, [&](auto tag) {
-    return -rowsOf<decltype(tag)>(dout, y.numel());
-  });
+  return additiveGrad("sub_grad", -1, x, y, dout, dx, dy);
 }
 
 Status kernels::divGrad(const Tensor &x, const Tensor &y, const Tensor &dout,

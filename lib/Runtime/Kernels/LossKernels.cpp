@@ -119,6 +119,13 @@ Status kernels::squareError(const Tensor &input, const Tensor &label,
       input, label);
 }
 
+/// out = -in, for the gradient `op` of a loss whose two operands' gradients
+/// are opposite.
+static Status negate(const char *op, const Tensor &in, Tensor &out) {
+  return elementwise(
+      op, out, [](auto values) { return -values; }, in);
+}
+
 Status kernels::squareErrorGrad(const Tensor &input, const Tensor &label,
                                 const Tensor &dout, Tensor &dinput,
                                 Tensor &dlabel) {
@@ -132,8 +139,7 @@ Status kernels::squareErrorGrad(const Tensor &input, const Tensor &label,
         return T(2) * (z - x) * g;
       },
       input, label, dout));
-  return elementwise(
-      op, dinput, [](auto negated) { return -negated; }, dlabel);
+  return negate(op, dlabel, dinput);
 }
 
 Status kernels::marginLoss(const Tensor &pos, const Tensor &neg, double margin,
@@ -161,8 +167,7 @@ Status kernels::marginLossGrad(const Tensor &pos, const Tensor &neg,
         return (T(margin) + p - n > T(0)).select(-g, T(0));
       },
       pos, neg, dout));
-  return elementwise(
-      op, dpos, [](auto negated) { return -negated; }, dneg);
+  return negate(op, dneg, dpos);
 }
 
 //===----------------------------------------------------------------------===//

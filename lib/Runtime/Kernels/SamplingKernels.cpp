@@ -136,26 +136,39 @@ static Status checkNceOperands(const char *op, const Tensor &input,
   return Status::ok();
 }
 
-/// Calls `fn(row, cls, isTrue, b)` for every class each row scores: its true
-/// classes, then its negatives, each with b = q(cls) * numNeg.
-template <typename Fn>
-static void forEachNceSample(const NceLayout &layout, const Tensor &labels,
-                             const kernels::NceSampling &sampling,
-                             uint64_t stream, Fn fn) {
+namespace {
+/// One class that one row of nce scores: a true class or a negative, its
+/// logit z, o = sigmoid(z) and b = q(cls) * numNeg.
+template <typename T> struct NceSample {
+  int64_t row, cls;
+  bool isTrue;
+  T z, o, b;
+};
+} // namespace
+
+/// Calls `fn(sample)` with an NceSample<T> for every class each row scores:
+/// its true classes, then its negatives.
+template <typename T, typename Fn>
+static void
+forEachNceSample(const NceLayout &layout, const Tensor &input,
+                 const Tensor &labels, const Tensor &weight, const Tensor &bias,
+                 const kernels::NceSampling &sampling, uint64_t stream, Fn fn) {
   ClassSampler sampler(sampling.sampler, layout.numClasses, sampling.seed);
-  const int64_t *ids = labels.data<int64_t>();
-  auto expected = [&](int64_t cls) {
-    return sampler.probability(cls) * static_cast<double>(layout.numNeg);
+  auto inputs = rowsOf<T>(input, layout.width);
+  auto weights = rowsOf<T>(weight, layout.width);
+  const T *biases = bias.data<T>();
+  auto visit = [&](int64_t row, int64_t cls, bool isTrue) {
+    T z = (inputs.row(row) * weights.row(cls)).sum() + biases[cls];
+    T b = static_cast<T>(sampler.probability(cls) *
+                         static_cast<double>(layout.numNeg));
+    fn(NceSample<T>{row, cls, isTrue, z, T(1) / (T(1) + std::exp(-z)), b});
   };
+  const int64_t *ids = labels.data<int64_t>();
   for (int64_t row = 0; row < layout.batch; ++row) {
-    for (int64_t j = 0; j < layout.numTrue; ++j) {
-      int64_t cls = ids[row * layout.numTrue + j];
-      fn(row, cls, true, expected(cls));
-    }
-    for (int64_t j = 0; j < layout.numNeg; ++j) {
-      int64_t cls = sampler.sample(row * layout.numNeg + j, stream);
-      fn(row, cls, false, expected(cls));
-    }
+    for (int64_t j = 0; j < layout.numTrue; ++j)
+      visit(row, ids[row * layout.numTrue + j], true);
+    for (int64_t j = 0; j < layout.numNeg; ++j)
+      visit(row, sampler.sample(row * layout.numNeg + j, stream), false);
   }
 }
 
@@ -171,22 +184,17 @@ Status kernels::nce(const Tensor &input, const Tensor &labels,
   cost.resize(Shape{layout.batch});
   return dispatchFloat("nce", input.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    auto inputs = rowsOf<T>(input, layout.width);
-    auto weights = rowsOf<T>(weight, layout.width);
-    const T *biases = bias.data<T>();
     T *costs = cost.data<T>();
     std::fill_n(costs, layout.batch, T(0));
-    forEachNceSample(
-        layout, labels, sampling, stream,
-        [&](int64_t row, int64_t cls, bool isTrue, double expected) {
-          T z = (inputs.row(row) * weights.row(cls)).sum() + biases[cls];
-          T b = static_cast<T>(expected);
-          T o = T(1) / (T(1) + std::exp(-z));
-          // softplus(-z) = -log(sigmoid(z)), without overflow.
-          T softplus = std::max(-z, T(0)) + std::log1p(std::exp(-std::abs(z)));
-          costs[row] += isTrue ? std::log(o + b) + softplus
-                               : std::log(o + b) - std::log(b);
-        });
+    forEachNceSample<T>(layout, input, labels, weight, bias, sampling, stream,
+                        [&](const NceSample<T> &s) {
+                          // softplus(-z) = -log(sigmoid(z)), without overflow.
+                          T softplus = std::max(-s.z, T(0)) +
+                                       std::log1p(std::exp(-std::abs(s.z)));
+                          costs[s.row] +=
+                              s.isTrue ? std::log(s.o + s.b) + softplus
+                                       : std::log(s.o + s.b) - std::log(s.b);
+                        });
   });
 }
 
@@ -215,21 +223,17 @@ Status kernels::nceGrad(const Tensor &input, const Tensor &labels,
     auto weights = rowsOf<T>(weight, layout.width);
     auto inputGrads = rowsOf<T>(dinput, layout.width);
     auto weightGrads = rowsOf<T>(dweight, layout.width);
-    const T *biases = bias.data<T>();
     const T *upstream = dcost.data<T>();
     T *biasGrads = dbias.data<T>();
-    forEachNceSample(
-        layout, labels, sampling, stream,
-        [&](int64_t row, int64_t cls, bool isTrue, double expected) {
-          T z = (inputs.row(row) * weights.row(cls)).sum() + biases[cls];
-          T b = static_cast<T>(expected);
-          T o = T(1) / (T(1) + std::exp(-z));
-          // d cost / d z for a true class and for a negative.
-          T g = isTrue ? b / (o + b) * (o - T(1)) : o * (T(1) - o) / (o + b);
-          g *= upstream[row];
-          biasGrads[cls] += g;
-          weightGrads.row(cls) += g * inputs.row(row);
-          inputGrads.row(row) += g * weights.row(cls);
-        });
+    forEachNceSample<T>(layout, input, labels, weight, bias, sampling, stream,
+                        [&](const NceSample<T> &s) {
+                          // d cost / d z for a true class and for a negative.
+                          T g = s.isTrue ? s.b / (s.o + s.b) * (s.o - T(1))
+                                         : s.o * (T(1) - s.o) / (s.o + s.b);
+                          g *= upstream[s.row];
+                          biasGrads[s.cls] += g;
+                          weightGrads.row(s.cls) += g * inputs.row(s.row);
+                          inputGrads.row(s.row) += g * weights.row(s.cls);
+                        });
   });
 }

@@ -81,11 +81,17 @@ static Shape pooledShape(const Shape &x, int64_t numSequences) {
   return shape;
 }
 
+/// Returns an error unless `x` has rows and `lengths` splits them.
+static Status checkSequences(const char *op, const Tensor &x,
+                             const Tensor &lengths) {
+  if (x.rank() == 0)
+    return Status::invalidArgument("{}: x must have rank 1 or more", op);
+  return checkLengths(op, lengths, x.dim(0));
+}
+
 Status kernels::sequencePool(const Tensor &x, const Tensor &lengths,
                              PoolType type, Tensor &out) {
-  if (x.rank() == 0)
-    return Status::invalidArgument("sequence_pool: x must have rank 1 or more");
-  OPENKS_RETURN_IF_ERROR(checkLengths("sequence_pool", lengths, x.dim(0)));
+  OPENKS_RETURN_IF_ERROR(checkSequences("sequence_pool", x, lengths));
   OPENKS_RETURN_IF_ERROR(checkDType("sequence_pool", "out", out, x.dtype()));
   assert(&out != &x && "sequence_pool cannot write over its operand");
   out.resize(pooledShape(x.shape(), lengths.numel()));
@@ -107,9 +113,7 @@ Status kernels::sequencePoolGrad(const Tensor &x, const Tensor &lengths,
                                  const Tensor &dout, PoolType type,
                                  Tensor &dx) {
   const char *op = "sequence_pool_grad";
-  if (x.rank() == 0)
-    return Status::invalidArgument("{}: x must have rank 1 or more", op);
-  OPENKS_RETURN_IF_ERROR(checkLengths(op, lengths, x.dim(0)));
+  OPENKS_RETURN_IF_ERROR(checkSequences(op, x, lengths));
   OPENKS_RETURN_IF_ERROR(checkDType(op, "dout", dout, x.dtype()));
   OPENKS_RETURN_IF_ERROR(
       checkShape(op, "dout", dout, pooledShape(x.shape(), lengths.numel())));
@@ -143,6 +147,22 @@ static Status checkIdLists(const char *op, const Tensor &ids,
   return checkLengths(op, lengths, ids.dim(0));
 }
 
+/// Calls `fn(sequence, id, scale)` for each id of each list but `paddingIdx`,
+/// with the factor its list's pooling scales a row by.
+template <typename T, typename Fn>
+static void forEachPooledId(const Tensor &ids, const Tensor &lengths,
+                            kernels::PoolType type,
+                            std::optional<int64_t> paddingIdx, Fn fn) {
+  const int64_t *data = ids.data<int64_t>();
+  forEachSequence<T>(
+      lengths, type,
+      [&](int64_t sequence, int64_t begin, int64_t length, T scale) {
+        for (int64_t position = begin; position < begin + length; ++position)
+          if (paddingIdx != data[position])
+            fn(sequence, data[position], scale);
+      });
+}
+
 Status kernels::embeddingPool(const Tensor &table, const Tensor &ids,
                               const Tensor &lengths, PoolType type,
                               std::optional<int64_t> paddingIdx, Tensor &out) {
@@ -158,17 +178,11 @@ Status kernels::embeddingPool(const Tensor &table, const Tensor &ids,
     using T = decltype(tag);
     auto rows = rowsOf<T>(table, width);
     auto pooled = rowsOf<T>(out, width);
-    const int64_t *data = ids.data<int64_t>();
-    forEachSequence<T>(
-        lengths, type,
-        [&](int64_t sequence, int64_t begin, int64_t length, T scale) {
-          auto sum = pooled.row(sequence);
-          sum.setZero();
-          for (int64_t position = begin; position < begin + length; ++position)
-            if (paddingIdx != data[position])
-              sum += rows.row(data[position]);
-          sum *= scale;
-        });
+    pooled.setZero();
+    forEachPooledId<T>(ids, lengths, type, paddingIdx,
+                       [&](int64_t sequence, int64_t id, T scale) {
+                         pooled.row(sequence) += rows.row(id) * scale;
+                       });
   });
 }
 
@@ -193,13 +207,9 @@ Status kernels::embeddingPoolGrad(const Tensor &ids, const Tensor &lengths,
     using T = decltype(tag);
     auto grad = rowsOf<T>(dtable, width);
     auto upstream = rowsOf<T>(dout, width);
-    const int64_t *data = ids.data<int64_t>();
-    forEachSequence<T>(
-        lengths, type,
-        [&](int64_t sequence, int64_t begin, int64_t length, T scale) {
-          for (int64_t position = begin; position < begin + length; ++position)
-            if (paddingIdx != data[position])
-              grad.row(data[position]) += upstream.row(sequence) * scale;
-        });
+    forEachPooledId<T>(ids, lengths, type, paddingIdx,
+                       [&](int64_t sequence, int64_t id, T scale) {
+                         grad.row(id) += upstream.row(sequence) * scale;
+                       });
   });
 }

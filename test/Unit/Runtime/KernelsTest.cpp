@@ -138,13 +138,15 @@ TYPED_TEST(KernelsTest, MatmulMatchesReferenceForEachBatchSize) {
   }
 }
 
-TYPED_TEST(KernelsTest, AddAndMulMatchReferenceWithAndWithoutBias) {
+TYPED_TEST(KernelsTest, BroadcastingOpsMatchReferenceWithAndWithoutBias) {
   struct Case {
     BinaryKernel kernel;
     std::function<double(double, double)> combine;
   };
   for (const Case &op : {Case{kernels::add, std::plus<double>()},
-                         Case{kernels::mul, std::multiplies<double>()}}) {
+                         Case{kernels::sub, std::minus<double>()},
+                         Case{kernels::mul, std::multiplies<double>()},
+                         Case{kernels::div, std::divides<double>()}}) {
     for (const Shape &xShape : {Shape{5, 6}, Shape{2, 3, 6}, Shape{6}}) {
       for (bool bias : {false, true}) {
         Tensor x = this->random(xShape);

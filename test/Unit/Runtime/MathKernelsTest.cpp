@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Checks sub, div, the element-wise unary kernels, the norms, the cosine
-// similarity, the squared error and the margin loss, in f32 and f64, against
-// naive references over doubles; their edge cases (zero vectors, log and
-// sqrt at and below 0); and their errors.
+// Checks the element-wise unary kernels, the norms, the cosine similarity,
+// the squared error and the margin loss, in f32 and f64, against naive
+// references over doubles; their edge cases (zero vectors, log and sqrt at
+// and below 0); and their errors. (sub and div are tested with add and mul
+// in KernelsTest.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,30 +34,8 @@ Values mapValues(Values values, const std::function<double(double)> &fn) {
 }
 
 //===----------------------------------------------------------------------===//
-// Element-wise math
+// Element-wise unary math
 //===----------------------------------------------------------------------===//
-
-TYPED_TEST(MathKernelsTest, SubAndDivMatchReferenceWithAndWithoutBias) {
-  struct Case {
-    Status (*kernel)(const Tensor &, const Tensor &, Tensor &);
-    std::function<double(double, double)> combine;
-  };
-  for (const Case &op : {Case{kernels::sub, std::minus<double>()},
-                         Case{kernels::div, std::divides<double>()}}) {
-    for (const Shape &xShape : {Shape{5, 6}, Shape{2, 3, 6}, Shape{6}}) {
-      for (bool bias : {false, true}) {
-        Tensor x = this->random(xShape);
-        Tensor y = this->random(bias ? Shape{6} : xShape, 0.5, 2);
-        Tensor out = this->output();
-        ASSERT_TRUE(op.kernel(x, y, out).isOk());
-        Values xs = valuesOf(x), ys = valuesOf(y), expected(xs.size());
-        for (size_t i = 0; i < xs.size(); ++i)
-          expected[i] = op.combine(xs[i], ys[bias ? i % 6 : i]);
-        this->expectNear(out, xShape, expected);
-      }
-    }
-  }
-}
 
 TYPED_TEST(MathKernelsTest, UnaryMathMatchesReference) {
   struct Case {

@@ -141,6 +141,20 @@ double lossOf(Executor &executor) {
   return *executor.outputs().front()->data<double>();
 }
 
+/// The case of the unary op `op` on the [3, 4] f64 parameter `name` that
+/// `param` declares.
+GradientCase unaryCase(const char *op, const std::string &param,
+                       const char *name) {
+  return GradientCase{op,
+                      param,
+                      "",
+                      fmt::format("%{0} = train.read @{0} : tensor<3x4xf64>\n"
+                                  "%out = train.{1} %{0} : tensor<3x4xf64>",
+                                  name, op),
+                      "tensor<3x4xf64>",
+                      [](Executor &) {}};
+}
+
 std::vector<GradientCase> gradientCases() {
   auto noFeed = [](Executor &) {};
   const std::string a = "train.param @a : tensor<3x4xf64> init "
@@ -150,16 +164,7 @@ std::vector<GradientCase> gradientCases() {
   const std::string bias = "train.param @bias : tensor<4xf64> init "
                            "#train.uniform<min = -1.0, max = 1.0, seed = 3>";
   const std::string readA = "%a = train.read @a : tensor<3x4xf64>\n";
-  auto unary = [&](const char *name, const char *op) {
-    return GradientCase{name,
-                        a,
-                        "",
-                        readA + fmt::format("%out = train.{} %a : "
-                                            "tensor<3x4xf64>",
-                                            op),
-                        "tensor<3x4xf64>",
-                        noFeed};
-  };
+  auto unary = [&](const char *op) { return unaryCase(op, a, "a"); };
   return {
       {"matmul", a + "\n" + b, "",
        readA + "%b = train.read @b : tensor<4x2xf64>\n"
@@ -180,10 +185,10 @@ std::vector<GradientCase> gradientCases() {
        readA + "%out = train.mul %a, %a : (tensor<3x4xf64>, "
                "tensor<3x4xf64>) -> tensor<3x4xf64>",
        "tensor<3x4xf64>", noFeed},
-      unary("relu", "relu"),
-      unary("sigmoid", "sigmoid"),
-      unary("tanh", "tanh"),
-      unary("softmax", "softmax"),
+      unary("relu"),
+      unary("sigmoid"),
+      unary("tanh"),
+      unary("softmax"),
       {"scale", a, "",
        readA + "%out = train.scale %a by -2.5 : tensor<3x4xf64>",
        "tensor<3x4xf64>", noFeed},
@@ -257,14 +262,7 @@ std::vector<GradientCase> modelOpCases() {
                             "#train.uniform<min = -1.0, max = 1.0, seed = 4>";
   const std::string readTable = "%t = train.read @table : tensor<5x3xf64>\n";
   auto unary = [&](const char *op, bool positive) {
-    return GradientCase{op,
-                        positive ? pos : a,
-                        "",
-                        (positive ? readPos : readA) +
-                            fmt::format("%out = train.{} {} : tensor<3x4xf64>",
-                                        op, positive ? "%pos" : "%a"),
-                        "tensor<3x4xf64>",
-                        noFeed};
+    return positive ? unaryCase(op, pos, "pos") : unaryCase(op, a, "a");
   };
   auto feedLists = [](Executor &executor) {
     feedIds(executor, 0, Shape{6}, {0, 4, 1, 2, 4, 3});

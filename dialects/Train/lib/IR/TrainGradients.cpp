@@ -17,15 +17,24 @@
 using namespace mlir;
 using namespace openks::train;
 
+/// Emits the grad op of a unary op, which takes `first` (the forward result
+/// or input, as its rule is written) and the gradient of the result.
+template <typename GradOp>
+static LogicalResult emitUnaryGradient(OpBuilder &builder, Operation *forward,
+                                       Value first, Value dout,
+                                       SmallVectorImpl<Value> &grads) {
+  grads.push_back(
+      GradOp::create(builder, forward->getLoc(), first.getType(), first, dout));
+  return success();
+}
+
 /// Emits the grad op of an activation, which takes the forward result.
 template <typename GradOp>
 static LogicalResult emitActivationGradient(OpBuilder &builder,
                                             Operation *forward, Value dout,
                                             SmallVectorImpl<Value> &grads) {
-  Value out = forward->getResult(0);
-  grads.push_back(
-      GradOp::create(builder, forward->getLoc(), out.getType(), out, dout));
-  return success();
+  return emitUnaryGradient<GradOp>(builder, forward, forward->getResult(0),
+                                   dout, grads);
 }
 
 /// Emits the grad op of a unary op that takes the forward input.
@@ -33,10 +42,8 @@ template <typename GradOp>
 static LogicalResult emitInputGradient(OpBuilder &builder, Operation *forward,
                                        Value dout,
                                        SmallVectorImpl<Value> &grads) {
-  Value x = forward->getOperand(0);
-  grads.push_back(
-      GradOp::create(builder, forward->getLoc(), x.getType(), x, dout));
-  return success();
+  return emitUnaryGradient<GradOp>(builder, forward, forward->getOperand(0),
+                                   dout, grads);
 }
 
 /// Emits the grad op of a broadcasting binary op (`x`, `y`).

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Result types and verifiers of the ops of TrainMathOps.td.
+// Result types and verifiers of the ops of TrainMathOps.td (sub and div
+// share theirs with add and mul, in TrainOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,44 +16,6 @@
 using namespace mlir;
 using namespace openks::train;
 using namespace openks::train::detail;
-
-//===----------------------------------------------------------------------===//
-// Subtraction and division
-//===----------------------------------------------------------------------===//
-
-LogicalResult SubOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &inferred) {
-  return pushInferred(inferBroadcastBiasType(loc, tensorType(adaptor.getX()),
-                                             tensorType(adaptor.getY())),
-                      inferred);
-}
-
-LogicalResult DivOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &inferred) {
-  return pushInferred(inferBroadcastBiasType(loc, tensorType(adaptor.getX()),
-                                             tensorType(adaptor.getY())),
-                      inferred);
-}
-
-LogicalResult SubGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  Value x = adaptor.getX(), y = adaptor.getY();
-  return inferGradTypes(
-      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
-      adaptor.getDout(), {x.getType(), y.getType()}, inferred);
-}
-
-LogicalResult DivGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  Value x = adaptor.getX(), y = adaptor.getY();
-  return inferGradTypes(
-      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
-      adaptor.getDout(), {x.getType(), y.getType()}, inferred);
-}
 
 //===----------------------------------------------------------------------===//
 // Norms

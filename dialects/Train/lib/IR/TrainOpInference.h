@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Private to dialects/Train/lib/IR: the glue between the shape rules of
-// TrainTypeInference.h and the inferReturnTypes of the ops, shared by the
-// files that define them.
+// TrainTypeInference.h and the inferReturnTypes and verifiers of the ops,
+// shared by the files that define them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 #include "openks/Dialect/Train/IR/TrainTypeInference.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
 namespace openks::train::detail {
@@ -46,6 +47,21 @@ inferGradTypes(OptionalLoc loc, mlir::FailureOr<mlir::RankedTensorType> forward,
     return mlir::failure();
   llvm::append_range(inferred, resultTypes);
   return mlir::success();
+}
+
+/// Checks the dense table gradient `dtable` of an embedding or an
+/// embedding_pool, whose forward result type `forward` was inferred from the
+/// table type `dtable`: it has a static shape and `dout` matches `forward`.
+inline llvm::LogicalResult
+verifyTableGradient(mlir::Operation *op,
+                    mlir::FailureOr<mlir::RankedTensorType> forward,
+                    mlir::RankedTensorType dtable, mlir::Value dout) {
+  if (mlir::failed(forward))
+    return mlir::failure();
+  if (!dtable.hasStaticShape())
+    return op->emitOpError("table gradient must have a static shape, got ")
+           << dtable;
+  return verifyGradientType(op->getLoc(), dout.getType(), *forward);
 }
 
 } // namespace openks::train::detail

@@ -133,19 +133,12 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                       inferred);
 }
 
-LogicalResult AddOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &inferred) {
-  return pushInferred(inferBroadcastBiasType(loc, tensorType(adaptor.getX()),
-                                             tensorType(adaptor.getY())),
-                      inferred);
-}
-
-LogicalResult MulOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &inferred) {
-  return pushInferred(inferBroadcastBiasType(loc, tensorType(adaptor.getX()),
-                                             tensorType(adaptor.getY())),
+/// Infers the result type of a broadcasting binary op (add, sub, mul, div),
+/// whose inferReturnTypes TrainOps.td generates.
+static LogicalResult
+inferBroadcastBinaryTypes(OptionalLoc loc, Value x, Value y,
+                          SmallVectorImpl<Type> &inferred) {
+  return pushInferred(inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
                       inferred);
 }
 
@@ -220,22 +213,14 @@ LogicalResult MatmulGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                         inferred);
 }
 
-LogicalResult AddGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  Value x = adaptor.getX(), y = adaptor.getY();
+/// Infers the result types of the grad op of a broadcasting binary op, whose
+/// inferReturnTypes TrainOps.td generates.
+static LogicalResult
+inferBroadcastBinaryGradTypes(OptionalLoc loc, Value x, Value y, Value dout,
+                              SmallVectorImpl<Type> &inferred) {
   return inferGradTypes(
-      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
-      adaptor.getDout(), {x.getType(), y.getType()}, inferred);
-}
-
-LogicalResult MulGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  Value x = adaptor.getX(), y = adaptor.getY();
-  return inferGradTypes(
-      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
-      adaptor.getDout(), {x.getType(), y.getType()}, inferred);
+      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)), dout,
+      {x.getType(), y.getType()}, inferred);
 }
 
 LogicalResult SoftmaxGradOp::verify() {
@@ -310,14 +295,11 @@ LogicalResult ConcatGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
 }
 
 LogicalResult EmbeddingGradOp::verify() {
-  FailureOr<RankedTensorType> forward = inferEmbeddingType(
-      getLoc(), getDtable().getType(), getIds().getType(), getPaddingIdx());
-  if (failed(forward))
-    return failure();
-  if (!getDtable().getType().hasStaticShape())
-    return emitOpError("table gradient must have a static shape, got ")
-           << getDtable().getType();
-  return verifyGradientType(getLoc(), getDout().getType(), *forward);
+  return verifyTableGradient(*this,
+                             inferEmbeddingType(getLoc(), getDtable().getType(),
+                                                getIds().getType(),
+                                                getPaddingIdx()),
+                             getDtable().getType(), getDout());
 }
 
 //===----------------------------------------------------------------------===//

@@ -48,13 +48,10 @@ EmbeddingPoolOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
 }
 
 LogicalResult EmbeddingPoolGradOp::verify() {
-  FailureOr<RankedTensorType> forward = inferEmbeddingPoolType(
-      getLoc(), getDtable().getType(), getIds().getType(),
-      getLengths().getType(), getPaddingIdx());
-  if (failed(forward))
-    return failure();
-  if (!getDtable().getType().hasStaticShape())
-    return emitOpError("table gradient must have a static shape, got ")
-           << getDtable().getType();
-  return verifyGradientType(getLoc(), getDout().getType(), *forward);
+  return verifyTableGradient(
+      *this,
+      inferEmbeddingPoolType(getLoc(), getDtable().getType(),
+                             getIds().getType(), getLengths().getType(),
+                             getPaddingIdx()),
+      getDtable().getType(), getDout());
 }
