@@ -2,6 +2,7 @@
 // similarity and their grad ops.
 // RUN: openks-opt %s -split-input-file | openks-opt -split-input-file | FileCheck %s
 // RUN: openks-opt %s -split-input-file --mlir-print-op-generic | openks-opt -split-input-file | FileCheck %s
+// RUN: openks-opt %s -split-input-file --verify-roundtrip > /dev/null
 
 // Tests that sub and div broadcast a bias like add, and their grad ops.
 // CHECK-LABEL: train.step @sub_div

@@ -1,6 +1,7 @@
 // Round-trip tests of dropout, nce and their grad ops.
 // RUN: openks-opt %s -split-input-file | openks-opt -split-input-file | FileCheck %s
 // RUN: openks-opt %s -split-input-file --mlir-print-op-generic | openks-opt -split-input-file | FileCheck %s
+// RUN: openks-opt %s -split-input-file --verify-roundtrip > /dev/null
 
 // Tests dropout in training (with a step counter read from a frozen
 // parameter), at inference, in both modes, and its grad op.

@@ -1,6 +1,7 @@
 // Round-trip tests of sequence_pool, embedding_pool and their grad ops.
 // RUN: openks-opt %s -split-input-file | openks-opt -split-input-file | FileCheck %s
 // RUN: openks-opt %s -split-input-file --mlir-print-op-generic | openks-opt -split-input-file | FileCheck %s
+// RUN: openks-opt %s -split-input-file --verify-roundtrip > /dev/null
 
 // Tests each pool type over rows of any rank, and the grad op.
 // CHECK-LABEL: train.step @sequence_pool
