@@ -8,7 +8,8 @@
 // handler reads the op's inputs and attributes through the StepBuilder,
 // refuses what the counterpart cannot express (transposes, soft labels,
 // broadcasts other than a trailing bias, ...), creates train ops and binds
-// the op's outputs. The train verifiers check the types afterwards.
+// the op's outputs. The train verifiers check the types afterwards. The
+// element-wise and math ops are in PaddleMathOpsToTrain.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +24,6 @@ using namespace mlir;
 using namespace openks;
 using namespace openks::interop;
 using namespace openks::train;
-
-/// Returns Paddle's name for the gradient slot of `slot` ("X@GRAD").
-static std::string grad(StringRef slot) { return (slot + "@GRAD").str(); }
 
 //===----------------------------------------------------------------------===//
 // Matrix products
@@ -116,84 +114,6 @@ static LogicalResult mapMatmulGrad(StepBuilder &b) {
   if (failed(b.setOutput(grad("X"), dx)))
     return failure();
   return b.setOutput(grad("Y"), grads->getDb());
-}
-
-//===----------------------------------------------------------------------===//
-// Element-wise ops
-//===----------------------------------------------------------------------===//
-
-/// Checks that an elementwise op's `axis` broadcasts Y the way train does:
-/// Y of X's rank, or a rank-1 Y along X's last dimension.
-static LogicalResult checkBroadcast(StepBuilder &b, Value x, Value y) {
-  int64_t xRank = cast<RankedTensorType>(x.getType()).getRank();
-  int64_t yRank = cast<RankedTensorType>(y.getType()).getRank();
-  FailureOr<int64_t> axis = b.getInt("axis", -1);
-  if (failed(axis))
-    return failure();
-  if (yRank == xRank && (*axis == -1 || *axis == 0))
-    return success();
-  if (yRank == 1 && (*axis == -1 || *axis == xRank - 1))
-    return success();
-  return b.fail() << "broadcasts a rank-" << yRank << " Y over a rank-" << xRank
-                  << " X at axis " << *axis
-                  << "; train broadcasts a rank-1 Y along the last dimension "
-                     "only";
-}
-
-template <typename OpTy> static LogicalResult mapElementwise(StepBuilder &b) {
-  FailureOr<Value> x = b.getInput("X");
-  FailureOr<Value> y = b.getInput("Y");
-  if (failed(x) || failed(y) || failed(checkBroadcast(b, *x, *y)))
-    return failure();
-  return b.setOutput("Out", b.create<OpTy>(*x, *y));
-}
-
-template <typename GradOpTy>
-static LogicalResult mapElementwiseGrad(StepBuilder &b) {
-  FailureOr<Value> x = b.getInput("X");
-  FailureOr<Value> y = b.getInput("Y");
-  FailureOr<Value> dout = b.getInput(grad("Out"));
-  if (failed(x) || failed(y) || failed(dout) ||
-      failed(checkBroadcast(b, *x, *y)))
-    return failure();
-  FailureOr<GradOpTy> grads = b.create<GradOpTy>(*x, *y, *dout);
-  if (failed(grads) || failed(b.setOutput(grad("X"), grads->getDx())))
-    return failure();
-  return b.setOutput(grad("Y"), grads->getDy());
-}
-
-/// Checks that a softmax normalizes over the last dimension of `x`.
-static LogicalResult checkLastAxis(StepBuilder &b, Value x) {
-  FailureOr<int64_t> axis = b.getInt("axis", -1);
-  if (failed(axis))
-    return failure();
-  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  if (*axis == -1 || *axis == rank - 1)
-    return success();
-  return b.fail() << "normalizes over axis " << *axis
-                  << "; train's softmax uses the last dimension";
-}
-
-template <typename OpTy> static LogicalResult mapActivation(StepBuilder &b) {
-  FailureOr<Value> x = b.getInput("X");
-  if (failed(x))
-    return failure();
-  if (std::is_same_v<OpTy, SoftmaxOp> && failed(checkLastAxis(b, *x)))
-    return failure();
-  FailureOr<OpTy> op = b.create<OpTy>(*x);
-  if (std::is_same_v<OpTy, SoftmaxOp>)
-    for (StringRef name : b.getOutputNames("Out"))
-      b.setSoftmaxOf(name, *x);
-  return b.setOutput("Out", op);
-}
-
-template <typename GradOpTy>
-static LogicalResult mapActivationGrad(StepBuilder &b) {
-  FailureOr<Value> out = b.getInput("Out");
-  FailureOr<Value> dout = b.getInput(grad("Out"));
-  if (failed(out) || failed(dout))
-    return failure();
-  return b.setOutput(grad("X"), b.create<GradOpTy>(*out, *dout));
 }
 
 //===----------------------------------------------------------------------===//
@@ -660,18 +580,6 @@ OpHandler openks::interop::lookupOpHandler(StringRef type) {
   return llvm::StringSwitch<OpHandler>(type)
       .Cases({"mul", "matmul", "matmul_v2"}, mapMatmul)
       .Cases({"mul_grad", "matmul_grad", "matmul_v2_grad"}, mapMatmulGrad)
-      .Case("elementwise_add", mapElementwise<AddOp>)
-      .Case("elementwise_mul", mapElementwise<MulOp>)
-      .Case("elementwise_add_grad", mapElementwiseGrad<AddGradOp>)
-      .Case("elementwise_mul_grad", mapElementwiseGrad<MulGradOp>)
-      .Case("relu", mapActivation<ReluOp>)
-      .Case("sigmoid", mapActivation<SigmoidOp>)
-      .Case("tanh", mapActivation<TanhOp>)
-      .Case("softmax", mapActivation<SoftmaxOp>)
-      .Case("relu_grad", mapActivationGrad<ReluGradOp>)
-      .Case("sigmoid_grad", mapActivationGrad<SigmoidGradOp>)
-      .Case("tanh_grad", mapActivationGrad<TanhGradOp>)
-      .Case("softmax_grad", mapActivationGrad<SoftmaxGradOp>)
       .Case("softmax_with_cross_entropy", mapSoftmaxWithCrossEntropy)
       .Case("softmax_with_cross_entropy_grad", mapSoftmaxWithCrossEntropyGrad)
       .Cases({"cross_entropy", "cross_entropy2"}, mapCrossEntropy)
@@ -697,7 +605,7 @@ OpHandler openks::interop::lookupOpHandler(StringRef type) {
       .Case("momentum", mapMomentum)
       .Case("adam", mapAdam)
       .Case("adagrad", mapAdagrad)
-      .Default(nullptr);
+      .Default(lookupMathOpHandler(type));
 }
 
 Role openks::interop::getDefaultRole(StringRef type) {

@@ -6,9 +6,9 @@
 //
 // The state shared by the builder of a `train.step` from block 0 of a
 // Paddle program (PaddleToTrain.cpp) and the handlers that map one Paddle
-// op each (PaddleOpsToTrain.cpp): the values of the variables so far, the
-// parameters, and the attribute readers that accept Paddle's integer and
-// float tags interchangeably.
+// op each (PaddleOpsToTrain.cpp, PaddleMathOpsToTrain.cpp): the values of
+// the variables so far, the parameters, and the attribute readers that
+// accept Paddle's integer and float tags interchangeably.
 //
 //===----------------------------------------------------------------------===//
 
@@ -240,6 +240,17 @@ using OpHandler = mlir::LogicalResult (*)(StepBuilder &builder);
 /// Returns the handler of Paddle op type `type`, or null if the op has no
 /// train counterpart. `feed` and `fetch` have none: they shape the step.
 OpHandler lookupOpHandler(llvm::StringRef type);
+
+/// Returns the handler of a Paddle element-wise, activation or math op
+/// (PaddleMathOpsToTrain.cpp), or null for any other op type.
+OpHandler lookupMathOpHandler(llvm::StringRef type);
+
+/// Returns Paddle's name for the gradient slot of `slot` ("X@GRAD").
+inline std::string grad(llvm::StringRef slot) { return (slot + "@GRAD").str(); }
+
+/// Checks that the current op of `b` (a softmax) normalizes over the last
+/// dimension of `x`, as train's softmax does.
+mlir::LogicalResult checkLastAxis(StepBuilder &b, mlir::Value x);
 
 /// Returns the train role of Paddle ops of type `type` that carry no
 /// op_role: backward for `*_grad` ops, optimize for optimizers, else

@@ -11,10 +11,12 @@
 // already have the right dtype (a Tensor's dtype is fixed when it is made).
 //
 // Kernels check what they rely on: a rank, shape or dtype disagreement, a
-// label outside the classes, an id outside the table or the mean of an empty
-// tensor returns an error Status whose message starts with the op's name;
-// nothing crashes. Element-wise kernels, softmax and reshape may write their
-// output over an input; matmul, reduce_sum and concat may not.
+// label outside the classes, an id outside the table, sequence lengths that
+// do not cover the rows or the mean of an empty tensor returns an error
+// Status whose message starts with the op's name; nothing crashes.
+// Element-wise kernels (dropout too), softmax and reshape may write their
+// output over an input; matmul, reduce_sum, concat, p_norm, cos_sim, the
+// pooling kernels and nce may not.
 //
 // Optimizer kernels update their parameter and state tensors in place.
 //
@@ -23,6 +25,7 @@
 #ifndef OPENKS_RUNTIME_KERNELS_H
 #define OPENKS_RUNTIME_KERNELS_H
 
+#include "openks/Runtime/Random.h"
 #include "openks/Runtime/Tensor.h"
 #include "openks/Support/Status.h"
 
@@ -122,6 +125,154 @@ Status concatGrad(const std::vector<const Tensor *> &inputs, const Tensor &dout,
 Status embeddingGrad(const Tensor &ids, const Tensor &dout,
                      const Shape &tableShape, std::optional<int64_t> paddingIdx,
                      Tensor &dtable);
+
+//===----------------------------------------------------------------------===//
+// Element-wise math: each forward kernel, then its gradient
+//===----------------------------------------------------------------------===//
+
+/// out = x - y, with the broadcast of add.
+Status sub(const Tensor &x, const Tensor &y, Tensor &out);
+/// out = x / y, with the broadcast of add; x / 0 is inf or NaN (IEEE).
+Status div(const Tensor &x, const Tensor &y, Tensor &out);
+/// dx = dout; dy = -dout (summed over the leading dimensions for a bias).
+Status subGrad(const Tensor &x, const Tensor &y, const Tensor &dout, Tensor &dx,
+               Tensor &dy);
+/// dx = dout / y; dy = -dout * x / y^2 (summed for a bias).
+Status divGrad(const Tensor &x, const Tensor &y, const Tensor &dout, Tensor &dx,
+               Tensor &dy);
+/// out = |x|.
+Status abs(const Tensor &x, Tensor &out);
+/// out = x * x.
+Status square(const Tensor &x, Tensor &out);
+/// out = sqrt(x); NaN for x < 0.
+Status sqrt(const Tensor &x, Tensor &out);
+/// out = exp(x).
+Status exp(const Tensor &x, Tensor &out);
+/// out = log(x); -inf at 0, NaN for x < 0.
+Status log(const Tensor &x, Tensor &out);
+/// out = x / (1 + |x|).
+Status softsign(const Tensor &x, Tensor &out);
+/// dx = dout * sign(x), 0 where x = 0.
+Status absGrad(const Tensor &x, const Tensor &dout, Tensor &dx);
+/// dx = 2 * x * dout.
+Status squareGrad(const Tensor &x, const Tensor &dout, Tensor &dx);
+/// dx = dout / (2 * out), from the forward result.
+Status sqrtGrad(const Tensor &out, const Tensor &dout, Tensor &dx);
+/// dx = dout * out, from the forward result.
+Status expGrad(const Tensor &out, const Tensor &dout, Tensor &dx);
+/// dx = dout / x.
+Status logGrad(const Tensor &x, const Tensor &dout, Tensor &dx);
+/// dx = dout / (1 + |x|)^2.
+Status softsignGrad(const Tensor &x, const Tensor &dout, Tensor &dx);
+
+//===----------------------------------------------------------------------===//
+// Norms and cosine similarity
+//===----------------------------------------------------------------------===//
+
+/// out = the L`p` norm (p is 1 or 2) of x along `axis`, which is dropped
+/// from the shape, or kept as size 1 if `keepDims`.
+Status pNorm(const Tensor &x, int64_t p, int64_t axis, bool keepDims,
+             Tensor &out);
+/// dx = dout * x / (out + epsilon) for p = 2, dout * sign(x) for p = 1,
+/// dout and out broadcast back along `axis`.
+Status pNormGrad(const Tensor &x, const Tensor &out, const Tensor &dout,
+                 int64_t p, int64_t axis, bool keepDims, double epsilon,
+                 Tensor &dx);
+/// out [N, 1] = the cosine of each row of x [N, D] with the same row of
+/// y [N, D], or with the one row of y [1, D]; 0 where a row is zero.
+Status cosSim(const Tensor &x, const Tensor &y, Tensor &out);
+/// The gradients of cosSim; a one-row y gets the sum over the rows, and
+/// zero rows get zero gradients.
+Status cosSimGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
+                  Tensor &dx, Tensor &dy);
+
+//===----------------------------------------------------------------------===//
+// Regression and ranking losses
+//===----------------------------------------------------------------------===//
+
+/// out = (input - label)^2 element-wise.
+Status squareError(const Tensor &input, const Tensor &label, Tensor &out);
+/// dinput = 2 * (input - label) * dout, dlabel = -dinput.
+Status squareErrorGrad(const Tensor &input, const Tensor &label,
+                       const Tensor &dout, Tensor &dinput, Tensor &dlabel);
+/// out = max(0, margin + pos - neg) element-wise.
+Status marginLoss(const Tensor &pos, const Tensor &neg, double margin,
+                  Tensor &out);
+/// dpos = dout, dneg = -dout where margin + pos - neg > 0; 0 elsewhere.
+Status marginLossGrad(const Tensor &pos, const Tensor &neg, const Tensor &dout,
+                      double margin, Tensor &dpos, Tensor &dneg);
+
+//===----------------------------------------------------------------------===//
+// Pooling of variable-length sequences
+//===----------------------------------------------------------------------===//
+
+/// How the rows of one sequence combine: their sum, their mean, or their
+/// sum divided by the square root of the sequence's length.
+enum class PoolType { Sum, Mean, Sqrt };
+
+/// out [B, ...] pools the rows of x [N, ...], taken in order as B sequences
+/// of lengths [B] rows; an empty sequence pools to zeros. Negative lengths,
+/// or lengths that do not sum to N, are an error.
+Status sequencePool(const Tensor &x, const Tensor &lengths, PoolType type,
+                    Tensor &out);
+/// dx = dout[b] for each row of sequence b, divided as the pooling divides.
+Status sequencePoolGrad(const Tensor &x, const Tensor &lengths,
+                        const Tensor &dout, PoolType type, Tensor &dx);
+/// sequencePool of embedding(table, ids): the rows of table [V, D] at ids [N]
+/// pooled over lists of lengths [B]; a `paddingIdx` id is a zero row that
+/// counts in its list's length.
+Status embeddingPool(const Tensor &table, const Tensor &ids,
+                     const Tensor &lengths, PoolType type,
+                     std::optional<int64_t> paddingIdx, Tensor &out);
+/// dtable (shape `tableShape`) = scatter-add of dout[b], divided as the
+/// pooling divides, at each id of list b, skipping `paddingIdx`.
+Status embeddingPoolGrad(const Tensor &ids, const Tensor &lengths,
+                         const Tensor &dout, const Shape &tableShape,
+                         PoolType type, std::optional<int64_t> paddingIdx,
+                         Tensor &dtable);
+
+//===----------------------------------------------------------------------===//
+// Dropout and noise-contrastive estimation: random draws keyed by a seed,
+// counted by position, on the stream of a rank-0 i64 step counter
+//===----------------------------------------------------------------------===//
+
+/// What a dropout mask keeps: element e at step s is kept when Philox keyed
+/// by `seed` gives u(e, s) >= `prob` (counter e, stream s); a kept element is
+/// scaled by 1 / (1 - prob) if `upscaleInTrain`.
+struct DropoutMask {
+  double prob = 0.5;
+  uint64_t seed = 0;
+  bool upscaleInTrain = false;
+};
+
+/// out = x * mask(step), in training.
+Status dropout(const Tensor &x, const Tensor &step, const DropoutMask &mask,
+               Tensor &out);
+/// dx = dout * mask(step): the mask of the forward dropout, drawn again.
+Status dropoutGrad(const Tensor &dout, const Tensor &step,
+                   const DropoutMask &mask, Tensor &dx);
+
+/// How nce draws its negative classes: `numNegSamples` per row, negative j
+/// of row i from `sampler` at counter i * numNegSamples + j on the stream of
+/// the step, with a ClassSampler keyed by `seed`.
+struct NceSampling {
+  int64_t numNegSamples = 1;
+  ClassSampler::Kind sampler = ClassSampler::Kind::Uniform;
+  uint64_t seed = 0;
+};
+
+/// Paddle's nce cost [B] of input [B, D] with true classes labels [B] or
+/// [B, T], class weights [V, D] and biases [V]. A label outside [0, V) is an
+/// error.
+Status nce(const Tensor &input, const Tensor &labels, const Tensor &weight,
+           const Tensor &bias, const Tensor &step, const NceSampling &sampling,
+           Tensor &cost);
+/// The gradients of nce w.r.t. input, weight and bias (dense), from the same
+/// draws.
+Status nceGrad(const Tensor &input, const Tensor &labels, const Tensor &weight,
+               const Tensor &bias, const Tensor &step, const Tensor &dcost,
+               const NceSampling &sampling, Tensor &dinput, Tensor &dweight,
+               Tensor &dbias);
 
 //===----------------------------------------------------------------------===//
 // Optimizers: update `param` (and state) in place; lr is a rank-0 tensor.

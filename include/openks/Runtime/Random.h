@@ -9,13 +9,15 @@
 // by a seed and counted by an element's index in a whole tensor, it lets any
 // process generate any slice of a random tensor and get exactly the values
 // the whole tensor would have, which is what slice-consistent initialisation
-// and reproducible synthetic data need.
+// and reproducible synthetic data need. ClassSampler draws class ids from
+// it the same way, for sampled losses.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_RUNTIME_RANDOM_H
 #define OPENKS_RUNTIME_RANDOM_H
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -78,6 +80,44 @@ private:
   static constexpr uint32_t kWeyl1 = 0xBB67AE85;
 
   std::array<uint32_t, 2> key_;
+};
+
+/// Draws class ids in [0, numClasses) from a uniform or a log-uniform
+/// (Zipfian) distribution, each draw a pure function of the seed, the
+/// counter and the stream, like Philox's numbers. The log-uniform
+/// distribution gives id c the probability
+/// log((c + 2) / (c + 1)) / log(numClasses + 1), for ids sorted by
+/// decreasing frequency; it is drawn by inverting its distribution function.
+class ClassSampler {
+public:
+  enum class Kind { Uniform, LogUniform };
+
+  /// Samples among `numClasses` (at least 1) classes.
+  ClassSampler(Kind kind, int64_t numClasses, uint64_t seed)
+      : kind_(kind), numClasses_(numClasses), philox_(seed),
+        logRange_(std::log1p(static_cast<double>(numClasses))) {}
+
+  /// Returns the class drawn at `counter` of stream `stream`.
+  int64_t sample(uint64_t counter, uint64_t stream) const {
+    double u = philox_.uniform(counter, stream);
+    double drawn = kind_ == Kind::Uniform ? u * static_cast<double>(numClasses_)
+                                          : std::exp(u * logRange_) - 1;
+    // Rounding can reach numClasses itself; the draw stays in range.
+    return std::min(static_cast<int64_t>(drawn), numClasses_ - 1);
+  }
+
+  /// Returns the probability that a draw is `id`.
+  double probability(int64_t id) const {
+    if (kind_ == Kind::Uniform)
+      return 1.0 / static_cast<double>(numClasses_);
+    return std::log1p(1.0 / static_cast<double>(id + 1)) / logRange_;
+  }
+
+private:
+  Kind kind_;
+  int64_t numClasses_;
+  Philox philox_;
+  double logRange_;
 };
 
 } // namespace openks::runtime

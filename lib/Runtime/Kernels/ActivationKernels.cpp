@@ -42,30 +42,22 @@ Status kernels::tanh(const Tensor &x, Tensor &out) {
       "tanh", out, [](auto values) { return values.tanh(); }, x);
 }
 
-/// dx = rule(out, dout) element-wise, for the gradient `op` of an activation.
-template <typename Rule>
-static Status activationGrad(const char *op, const Tensor &out,
-                             const Tensor &dout, Tensor &dx, Rule rule) {
-  OPENKS_RETURN_IF_ERROR(checkLike(op, "dout", dout, out));
-  return elementwise(op, dx, rule, out, dout);
-}
-
 Status kernels::reluGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
-  return activationGrad("relu_grad", out, dout, dx, [](auto y, auto dy) {
+  return unaryGrad("relu_grad", out, dout, dx, [](auto y, auto dy) {
     using T = typename decltype(y)::Scalar;
     return (y > T(0)).select(dy, T(0));
   });
 }
 
 Status kernels::sigmoidGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
-  return activationGrad("sigmoid_grad", out, dout, dx, [](auto y, auto dy) {
+  return unaryGrad("sigmoid_grad", out, dout, dx, [](auto y, auto dy) {
     using T = typename decltype(y)::Scalar;
     return dy * y * (T(1) - y);
   });
 }
 
 Status kernels::tanhGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
-  return activationGrad("tanh_grad", out, dout, dx, [](auto y, auto dy) {
+  return unaryGrad("tanh_grad", out, dout, dx, [](auto y, auto dy) {
     using T = typename decltype(y)::Scalar;
     return dy * (T(1) - y.square());
   });

@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 #include <cassert>
 #include <cmath>
+#include <optional>
 #include <type_traits>
 
 namespace openks::runtime::kernels::detail {
@@ -161,6 +162,41 @@ Status elementwise(const char *op, Tensor &out, Fn &&fn, const Tensor &x,
     using T = decltype(tag);
     flat<T>(out) = fn(flat<T>(x), flat<T>(others)...);
   });
+}
+
+/// dx = rule(first, dout) element-wise, for the gradient `op` of a unary op
+/// whose rule takes `first`: the forward input or the forward result.
+template <typename Rule>
+Status unaryGrad(const char *op, const Tensor &first, const Tensor &dout,
+                 Tensor &dx, Rule rule) {
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "dout", dout, first));
+  return elementwise(op, dx, rule, first, dout);
+}
+
+//===----------------------------------------------------------------------===//
+// Table lookups
+//===----------------------------------------------------------------------===//
+
+/// Returns an error unless every element of `ids` is `paddingIdx` or a row of
+/// a table of `numRows` rows, and a row dimension fits after ids' shape.
+inline Status checkIds(const char *op, const Tensor &ids, int64_t numRows,
+                       std::optional<int64_t> paddingIdx) {
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "ids", ids, DType::I64));
+  if (ids.rank() >= Shape::kMaxRank)
+    return Status::invalidArgument(
+        "{}: ids of rank {} leave no room for the row "
+        "dimension",
+        op, ids.rank());
+  const int64_t *data = ids.data<int64_t>();
+  for (int64_t position = 0, e = ids.numel(); position < e; ++position) {
+    int64_t id = data[position];
+    if (paddingIdx != id && (id < 0 || id >= numRows))
+      return Status::outOfRange(
+          "{}: id {} at position {} is outside the table's "
+          "{} rows",
+          op, id, position, numRows);
+  }
+  return Status::ok();
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,13 +1,13 @@
-//===- LinearKernels.cpp - matmul, add, mul, fill, scale ------------------===//
+//===- LinearKernels.cpp - matmul, add, sub, mul, div, fill, scale --------===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// Matrix products go through Eigen's GEMM on row-major maps. add and mul
-// either combine two tensors of one shape or broadcast a rank-1 bias over the
-// rows of the left operand (Paddle's elementwise ops with axis = -1); the
-// bias gradient is the sum over those rows.
+// Matrix products go through Eigen's GEMM on row-major maps. add, sub, mul
+// and div either combine two tensors of one shape or broadcast a rank-1 bias
+// over the rows of the left operand (Paddle's elementwise ops with
+// axis = -1); the bias gradient is the sum over those rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,21 +134,33 @@ Status kernels::mul(const Tensor &x, const Tensor &y, Tensor &out) {
   return broadcastBinary("mul", x, y, out, std::multiplies<>());
 }
 
+/// dx = dout; dy = sign * dout, summed over the leading dimensions for a
+/// bias: the gradients of add (sign 1) and sub (sign -1).
+static Status additiveGrad(const char *op, double sign, const Tensor &x,
+                           const Tensor &y, const Tensor &dout, Tensor &dx,
+                           Tensor &dy) {
+  bool isBias;
+  OPENKS_RETURN_IF_ERROR(classifyRightOperand(op, x, y, isBias));
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "dout", dout, x));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "dx", dx, x.dtype()));
+  dx.copyFrom(dout);
+  if (!isBias)
+    return elementwise(
+        op, dy,
+        [sign](auto upstream) {
+          using T = typename decltype(upstream)::Scalar;
+          return upstream * static_cast<T>(sign);
+        },
+        dout);
+  return sumRowsIntoBias(op, y, dy, [&](auto tag) {
+    using T = decltype(tag);
+    return rowsOf<T>(dout, y.numel()) * static_cast<T>(sign);
+  });
+}
+
 Status kernels::addGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
                         Tensor &dx, Tensor &dy) {
-  bool isBias;
-  OPENKS_RETURN_IF_ERROR(classifyRightOperand("add_grad", x, y, isBias));
-  OPENKS_RETURN_IF_ERROR(checkLike("add_grad", "dout", dout, x));
-  OPENKS_RETURN_IF_ERROR(checkDType("add_grad", "dx", dx, x.dtype()));
-  dx.copyFrom(dout);
-  if (!isBias) {
-    OPENKS_RETURN_IF_ERROR(checkDType("add_grad", "dy", dy, x.dtype()));
-    dy.copyFrom(dout);
-    return Status::ok();
-  }
-  return sumRowsIntoBias("add_grad", y, dy, [&](auto tag) {
-    return rowsOf<decltype(tag)>(dout, y.numel());
-  });
+  return additiveGrad("add_grad", 1, x, y, dout, dx, dy);
 }
 
 Status kernels::mulGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
@@ -163,6 +175,45 @@ Status kernels::mulGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
   return sumRowsIntoBias("mul_grad", y, dy, [&](auto tag) {
     using T = decltype(tag);
     return rowsOf<T>(dout, y.numel()) * rowsOf<T>(x, y.numel());
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// sub and div
+//===----------------------------------------------------------------------===//
+
+Status kernels::sub(const Tensor &x, const Tensor &y, Tensor &out) {
+  return broadcastBinary("sub", x, y, out, std::minus<>());
+}
+
+Status kernels::div(const Tensor &x, const Tensor &y, Tensor &out) {
+  return broadcastBinary("div", x, y, out, std::divides<>());
+}
+
+Status kernels::subGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
+                        Tensor &dx, Tensor &dy) {
+  return additiveGrad("sub_grad", -1, x, y, dout, dx, dy);
+}
+
+Status kernels::divGrad(const Tensor &x, const Tensor &y, const Tensor &dout,
+                        Tensor &dx, Tensor &dy) {
+  bool isBias;
+  OPENKS_RETURN_IF_ERROR(classifyRightOperand("div_grad", x, y, isBias));
+  OPENKS_RETURN_IF_ERROR(checkLike("div_grad", "dout", dout, x));
+  OPENKS_RETURN_IF_ERROR(
+      broadcastBinary("div_grad", dout, y, dx, std::divides<>()));
+  if (!isBias)
+    return elementwise(
+        "div_grad", dy,
+        [](auto upstream, auto numerator, auto denominator) {
+          return -upstream * numerator / denominator.square();
+        },
+        dout, x, y);
+  return sumRowsIntoBias("div_grad", y, dy, [&](auto tag) {
+    using T = decltype(tag);
+    int64_t width = y.numel();
+    return (-rowsOf<T>(dout, width) * rowsOf<T>(x, width)).rowwise() /
+           rowVec(y.data<T>(), width).square();
   });
 }
 

@@ -1,4 +1,4 @@
-//===- LossKernels.cpp - Cross-entropies and mean -------------------------===//
+//===- LossKernels.cpp - Cross-entropies, squared error, margin, mean -----===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -6,7 +6,8 @@
 //
 // Losses computed so that large logits neither overflow nor lose the small
 // terms: softmax cross-entropy through a max-shifted log-sum-exp, sigmoid
-// cross-entropy as max(x, 0) - x * z + log1p(exp(-|x|)).
+// cross-entropy as max(x, 0) - x * z + log1p(exp(-|x|)). The squared error
+// and the margin ranking loss are element-wise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,6 +105,69 @@ Status kernels::sigmoidCrossEntropyGrad(const Tensor &logits,
       op, dlogits,
       [](auto x, auto z, auto dl) { return dl * (x.logistic() - z); }, logits,
       labels, dloss);
+}
+
+//===----------------------------------------------------------------------===//
+// Squared error and margin loss
+//===----------------------------------------------------------------------===//
+
+Status kernels::squareError(const Tensor &input, const Tensor &label,
+                            Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(checkLike("square_error", "label", label, input));
+  return elementwise(
+      "square_error", out, [](auto x, auto z) { return (x - z).square(); },
+      input, label);
+}
+
+/// out = -in, for the gradient `op` of a loss whose two operands' gradients
+/// are opposite.
+static Status negate(const char *op, const Tensor &in, Tensor &out) {
+  return elementwise(
+      op, out, [](auto values) { return -values; }, in);
+}
+
+Status kernels::squareErrorGrad(const Tensor &input, const Tensor &label,
+                                const Tensor &dout, Tensor &dinput,
+                                Tensor &dlabel) {
+  const char *op = "square_error_grad";
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "label", label, input));
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "dout", dout, input));
+  OPENKS_RETURN_IF_ERROR(elementwise(
+      op, dlabel,
+      [](auto x, auto z, auto g) {
+        using T = typename decltype(x)::Scalar;
+        return T(2) * (z - x) * g;
+      },
+      input, label, dout));
+  return negate(op, dlabel, dinput);
+}
+
+Status kernels::marginLoss(const Tensor &pos, const Tensor &neg, double margin,
+                           Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(checkLike("margin_loss", "neg", neg, pos));
+  return elementwise(
+      "margin_loss", out,
+      [margin](auto p, auto n) {
+        using T = typename decltype(p)::Scalar;
+        return (T(margin) + p - n).max(T(0));
+      },
+      pos, neg);
+}
+
+Status kernels::marginLossGrad(const Tensor &pos, const Tensor &neg,
+                               const Tensor &dout, double margin, Tensor &dpos,
+                               Tensor &dneg) {
+  const char *op = "margin_loss_grad";
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "neg", neg, pos));
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "dout", dout, pos));
+  OPENKS_RETURN_IF_ERROR(elementwise(
+      op, dneg,
+      [margin](auto p, auto n, auto g) {
+        using T = typename decltype(p)::Scalar;
+        return (T(margin) + p - n > T(0)).select(-g, T(0));
+      },
+      pos, neg, dout));
+  return negate(op, dneg, dpos);
 }
 
 //===----------------------------------------------------------------------===//

@@ -366,28 +366,6 @@ Status kernels::splitRows(const Tensor &x, const std::vector<int64_t> &rows,
 // embedding
 //===----------------------------------------------------------------------===//
 
-/// Returns an error unless every element of `ids` is `paddingIdx` or a row of
-/// a table of `numRows` rows, and a row dimension fits after ids' shape.
-static Status checkIds(const char *op, const Tensor &ids, int64_t numRows,
-                       std::optional<int64_t> paddingIdx) {
-  OPENKS_RETURN_IF_ERROR(checkDType(op, "ids", ids, DType::I64));
-  if (ids.rank() >= Shape::kMaxRank)
-    return Status::invalidArgument(
-        "{}: ids of rank {} leave no room for the row "
-        "dimension",
-        op, ids.rank());
-  const int64_t *data = ids.data<int64_t>();
-  for (int64_t position = 0, e = ids.numel(); position < e; ++position) {
-    int64_t id = data[position];
-    if (paddingIdx != id && (id < 0 || id >= numRows))
-      return Status::outOfRange(
-          "{}: id {} at position {} is outside the table's "
-          "{} rows",
-          op, id, position, numRows);
-  }
-  return Status::ok();
-}
-
 Status kernels::embedding(const Tensor &table, const Tensor &ids,
                           std::optional<int64_t> paddingIdx, Tensor &out) {
   OPENKS_RETURN_IF_ERROR(checkRank("embedding", "table", table, 2));

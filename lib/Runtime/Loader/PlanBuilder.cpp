@@ -407,7 +407,9 @@ LogicalResult PlanLowering::lower(Operation *op) {
           [&](Operation *communication) {
             return lowerCommunication(communication);
           })
-      .Default([&](Operation *other) {
+      .Default([&](Operation *other) -> LogicalResult {
+        if (std::optional<LogicalResult> lowered = lowerModelOp(other))
+          return *lowered;
         return other->emitOpError(
             "cannot be run: the runtime has no kernel for it");
       });

@@ -7,7 +7,8 @@
 // Private to lib/Runtime/Loader: the state of building one plan, shared by
 // the files that lower its ops. PlanBuilder.cpp lowers the train dialect and
 // the data movement of the ps dialect (split, concat); CommunicationLowering
-// .cpp lowers the ops that talk to servers.
+// .cpp lowers the ops that talk to servers; ModelOpLowering.cpp the train
+// ops of the model .td files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,10 @@ private:
   mlir::LogicalResult lowerFill(train::FillOp op);
   /// Lowers ps.send, ps.recv and the barriers (CommunicationLowering.cpp).
   mlir::LogicalResult lowerCommunication(mlir::Operation *op);
+  /// Lowers the ops of knowledge-graph, click and word2vec models: math,
+  /// norms, cosines, losses, pooling and sampling (ModelOpLowering.cpp).
+  /// Returns nothing for any other op.
+  std::optional<mlir::LogicalResult> lowerModelOp(mlir::Operation *op);
 
   /// Returns the parameter `name` after checking that the store has it, with
   /// the element type and shape of `type` if given; reports on `op` if not.

@@ -87,3 +87,44 @@ train.program @p {
     train.yield
   }
 }
+
+// -----
+
+train.program @p {
+  train.step @s(%pred: tensor<?x1xf32>, %target: tensor<?xf32>) {
+    // expected-error @+1 {{'train.square_error' op requires the same type for all operands and results}}
+    %e = "train.square_error"(%pred, %target) : (tensor<?x1xf32>, tensor<?xf32>) -> tensor<?x1xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%pos: tensor<?xf32>, %neg: tensor<?xf64>) {
+    // expected-error @+1 {{'train.margin_loss' op requires the same type for all operands and results}}
+    %l = "train.margin_loss"(%pos, %neg) <{margin = 1.0 : f64}> : (tensor<?xf32>, tensor<?xf64>) -> tensor<?xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%pos: tensor<?xf32>, %neg: tensor<?xf32>) {
+    // expected-error @+1 {{'train.margin_loss' op attribute 'margin' must be finite, got inf}}
+    %l = "train.margin_loss"(%pos, %neg) <{margin = 0x7FF0000000000000 : f64}> : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%pos: tensor<?xf32>, %neg: tensor<?xf32>, %d: tensor<?x1xf32>) {
+    // expected-error @+1 {{'train.margin_loss_grad' op requires the same type for all operands and results}}
+    %dp, %dn = "train.margin_loss_grad"(%pos, %neg, %d) <{margin = 1.0 : f64}>
+        : (tensor<?xf32>, tensor<?xf32>, tensor<?x1xf32>) -> (tensor<?xf32>, tensor<?xf32>)
+    train.yield
+  }
+}

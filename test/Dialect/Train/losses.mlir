@@ -27,3 +27,22 @@ train.program @p {
     train.yield
   }
 }
+
+// -----
+
+// Tests the squared error and the margin ranking loss, and their grad ops.
+// CHECK-LABEL: train.step @regression_and_ranking
+// CHECK: train.square_error %{{.*}}, %{{.*}} : tensor<?x1xf32>
+// CHECK: train.square_error_grad %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x1xf32>
+// CHECK: train.margin_loss %{{.*}}, %{{.*}} margin 1.000000e+00 : tensor<?xf32>
+// CHECK: train.margin_loss_grad %{{.*}}, %{{.*}}, %{{.*}} margin 1.000000e+00 : tensor<?xf32>
+train.program @p {
+  train.step @regression_and_ranking(%pred: tensor<?x1xf32>, %target: tensor<?x1xf32>, %de: tensor<?x1xf32>,
+                                     %pos: tensor<?xf32>, %neg: tensor<?xf32>, %dl: tensor<?xf32>) {
+    %e = train.square_error %pred, %target : tensor<?x1xf32>
+    %dp, %dt = train.square_error_grad %pred, %target, %de : tensor<?x1xf32>
+    %l = train.margin_loss %pos, %neg margin 1.0 : tensor<?xf32>
+    %dpos, %dneg = train.margin_loss_grad %pos, %neg, %dl margin 1.0 : tensor<?xf32>
+    train.yield
+  }
+}

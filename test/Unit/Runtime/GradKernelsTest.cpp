@@ -4,99 +4,22 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Checks every gradient kernel against central finite differences in f64:
-// for a random upstream gradient G and L(x) = sum(G * forward(x)), each
-// element of each differentiable input must get the gradient
-// (L(x + h e_i) - L(x - h e_i)) / 2h.
+// Checks every gradient kernel against central finite differences in f64
+// (GradientCheckTest in KernelTesting.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "openks/Runtime/Kernels.h"
+#include "Runtime/KernelTesting.h"
 
-#include "gtest/gtest.h"
-
-#include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
-#include <functional>
-#include <random>
-#include <vector>
 
 using namespace openks;
 using namespace openks::runtime;
+using namespace openks::runtime::testing;
 
 namespace {
 
-/// Computes the forward result of the op under test from its current inputs.
-using Forward = std::function<Status(Tensor &out)>;
-
-class GradKernelsTest : public ::testing::Test {
-protected:
-  /// Returns an f64 tensor of `shape` with elements uniform in [low, high).
-  Tensor random(const Shape &shape, double low = -2, double high = 2) {
-    Tensor tensor(DType::F64, shape);
-    std::uniform_real_distribution<double> uniform(low, high);
-    for (int64_t i = 0; i < tensor.numel(); ++i)
-      tensor.data<double>()[i] = uniform(rng);
-    return tensor;
-  }
-
-  /// Returns an f64 output tensor whose shape the kernel sets.
-  static Tensor output() { return Tensor(DType::F64, Shape{}); }
-
-  /// Returns a random upstream gradient shaped like `forward`'s result.
-  Tensor upstreamFor(const Forward &forward) {
-    Tensor out = output();
-    EXPECT_TRUE(forward(out).isOk());
-    return random(out.shape());
-  }
-
-  /// Expects `grads[k]` to be the gradient of sum(upstream * forward()) with
-  /// respect to `inputs[k]`, element by element, by central differences.
-  static void expectGradients(const Forward &forward, const Tensor &upstream,
-                              const std::vector<Tensor *> &inputs,
-                              const std::vector<const Tensor *> &grads) {
-    constexpr double kStep = 1e-6;
-    constexpr double kTolerance = 1e-6;
-    ASSERT_EQ(inputs.size(), grads.size());
-    Tensor out = output();
-    auto loss = [&] {
-      Status status = forward(out);
-      EXPECT_TRUE(status.isOk()) << status.message();
-      EXPECT_EQ(out.shape(), upstream.shape());
-      double sum = 0;
-      for (int64_t i = 0; i < out.numel(); ++i)
-        sum += upstream.data<double>()[i] * out.data<double>()[i];
-      return sum;
-    };
-    for (size_t k = 0; k < inputs.size(); ++k) {
-      ASSERT_EQ(grads[k]->shape().str(), inputs[k]->shape().str())
-          << "input " << k;
-      double *x = inputs[k]->data<double>();
-      for (int64_t i = 0; i < inputs[k]->numel(); ++i) {
-        double saved = x[i];
-        x[i] = saved + kStep;
-        double plus = loss();
-        x[i] = saved - kStep;
-        double minus = loss();
-        x[i] = saved;
-        double numeric = (plus - minus) / (2 * kStep);
-        EXPECT_NEAR(grads[k]->data<double>()[i], numeric,
-                    kTolerance * std::max(1.0, std::abs(numeric)))
-            << "input " << k << ", element " << i;
-      }
-    }
-  }
-
-  std::mt19937 rng{7};
-};
-
-/// Returns an i64 tensor of `shape` holding `ids`.
-Tensor idTensor(const Shape &shape, const std::vector<int64_t> &ids) {
-  Tensor tensor(DType::I64, shape);
-  std::copy(ids.begin(), ids.end(), tensor.data<int64_t>());
-  return tensor;
-}
+using GradKernelsTest = GradientCheckTest;
 
 TEST_F(GradKernelsTest, Matmul) {
   Tensor a = random({4, 3});
@@ -270,3 +193,286 @@ TEST_F(GradKernelsTest, EmbeddingWithRepeatedIdsAndPadding) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Element-wise math, norms and cosines
+//===----------------------------------------------------------------------===//
+
+/// Moves every element of `x` at least `gap` away from 0, keeping its sign,
+/// so no finite difference straddles a kink there.
+void awayFromZero(Tensor &x, double gap) {
+  for (int64_t i = 0; i < x.numel(); ++i)
+    x.data<double>()[i] += x.data<double>()[i] < 0 ? -gap : gap;
+}
+
+TEST_F(GradKernelsTest, SubAndDivWithAndWithoutBias) {
+  struct Case {
+    const char *name;
+    Status (*kernel)(const Tensor &, const Tensor &, Tensor &);
+    Status (*gradKernel)(const Tensor &, const Tensor &, const Tensor &,
+                         Tensor &, Tensor &);
+  };
+  for (const Case &op : {Case{"sub", kernels::sub, kernels::subGrad},
+                         Case{"div", kernels::div, kernels::divGrad}}) {
+    for (const Shape &yShape : {Shape{2, 3, 4}, Shape{4}}) {
+      SCOPED_TRACE(op.name + (" with y " + yShape.str()));
+      Tensor x = random({2, 3, 4});
+      Tensor y = random(yShape, -1, 1);
+      awayFromZero(y, 0.5);
+      Forward forward = [&](Tensor &out) { return op.kernel(x, y, out); };
+      Tensor upstream = upstreamFor(forward);
+      Tensor dx = output(), dy = output();
+      ASSERT_TRUE(op.gradKernel(x, y, upstream, dx, dy).isOk());
+      expectGradients(forward, upstream, {&x, &y}, {&dx, &dy});
+    }
+  }
+}
+
+TEST_F(GradKernelsTest, UnaryMath) {
+  struct Case {
+    const char *name;
+    Status (*kernel)(const Tensor &, Tensor &);
+    Status (*gradKernel)(const Tensor &, const Tensor &, Tensor &);
+    /// Whether the gradient kernel takes the forward result, not the input.
+    bool fromResult;
+    /// The input range, within the op's domain.
+    double low, high;
+  };
+  for (const Case &op :
+       {Case{"abs", kernels::abs, kernels::absGrad, false, -2, 2},
+        Case{"square", kernels::square, kernels::squareGrad, false, -2, 2},
+        Case{"sqrt", kernels::sqrt, kernels::sqrtGrad, true, 0.2, 3},
+        Case{"exp", kernels::exp, kernels::expGrad, true, -2, 2},
+        Case{"log", kernels::log, kernels::logGrad, false, 0.2, 3},
+        Case{"softsign", kernels::softsign, kernels::softsignGrad, false, -3,
+             3}}) {
+    SCOPED_TRACE(op.name);
+    Tensor x = random({3, 5}, op.low, op.high);
+    if (op.low < 0)
+      awayFromZero(x, 0.1);
+    Forward forward = [&](Tensor &out) { return op.kernel(x, out); };
+    Tensor upstream = upstreamFor(forward);
+    Tensor out = output(), dx = output();
+    ASSERT_TRUE(op.kernel(x, out).isOk());
+    ASSERT_TRUE(op.gradKernel(op.fromResult ? out : x, upstream, dx).isOk());
+    expectGradients(forward, upstream, {&x}, {&dx});
+  }
+}
+
+TEST_F(GradKernelsTest, PNormOfEachOrderAlongEachAxis) {
+  for (int64_t p : {1, 2}) {
+    for (int64_t axis : {0, 1, 2}) {
+      for (bool keepDims : {false, true}) {
+        SCOPED_TRACE(
+            fmt::format("p {} axis {} keep_dims {}", p, axis, keepDims));
+        Tensor x = random({2, 3, 4});
+        awayFromZero(x, 0.1);
+        Forward forward = [&](Tensor &out) {
+          return kernels::pNorm(x, p, axis, keepDims, out);
+        };
+        Tensor upstream = upstreamFor(forward);
+        Tensor out = output(), dx = output();
+        ASSERT_TRUE(kernels::pNorm(x, p, axis, keepDims, out).isOk());
+        ASSERT_TRUE(
+            kernels::pNormGrad(x, out, upstream, p, axis, keepDims, 1e-12, dx)
+                .isOk());
+        expectGradients(forward, upstream, {&x}, {&dx});
+      }
+    }
+  }
+}
+
+TEST_F(GradKernelsTest, PNormOfAZeroVectorHasAZeroGradient) {
+  // Row 1 is zero: its norm is 0 and its gradient 0 (p = 2 divides by
+  // out + epsilon), not NaN; the other rows are unaffected.
+  Tensor x = random({3, 4});
+  std::fill_n(x.data<double>() + 4, 4, 0.0);
+  for (int64_t p : {1, 2}) {
+    SCOPED_TRACE(fmt::format("p {}", p));
+    Tensor out = output(), dx = output();
+    ASSERT_TRUE(kernels::pNorm(x, p, 1, false, out).isOk());
+    EXPECT_EQ(out.data<double>()[1], 0.0);
+    Tensor upstream = random({3});
+    ASSERT_TRUE(
+        kernels::pNormGrad(x, out, upstream, p, 1, false, 1e-12, dx).isOk());
+    for (int64_t i = 0; i < dx.numel(); ++i) {
+      EXPECT_TRUE(std::isfinite(dx.data<double>()[i])) << "element " << i;
+      if (i / 4 == 1)
+        EXPECT_EQ(dx.data<double>()[i], 0.0) << "element " << i;
+      else
+        EXPECT_NE(dx.data<double>()[i], 0.0) << "element " << i;
+    }
+  }
+}
+
+TEST_F(GradKernelsTest, CosSimRowWiseAndBroadcast) {
+  for (const Shape &yShape : {Shape{5, 3}, Shape{1, 3}}) {
+    SCOPED_TRACE("y " + yShape.str());
+    Tensor x = random({5, 3});
+    Tensor y = random(yShape);
+    Forward forward = [&](Tensor &out) { return kernels::cosSim(x, y, out); };
+    Tensor upstream = upstreamFor(forward);
+    Tensor dx = output(), dy = output();
+    ASSERT_TRUE(kernels::cosSimGrad(x, y, upstream, dx, dy).isOk());
+    expectGradients(forward, upstream, {&x, &y}, {&dx, &dy});
+  }
+}
+
+TEST_F(GradKernelsTest, CosSimOfAZeroRowIsZeroWithZeroGradients) {
+  Tensor x = random({3, 4});
+  Tensor y = random({3, 4});
+  std::fill_n(x.data<double>() + 4, 4, 0.0); // x row 1
+  std::fill_n(y.data<double>() + 8, 4, 0.0); // y row 2
+  Tensor out = output(), dx = output(), dy = output();
+  ASSERT_TRUE(kernels::cosSim(x, y, out).isOk());
+  EXPECT_EQ(out.data<double>()[1], 0.0);
+  EXPECT_EQ(out.data<double>()[2], 0.0);
+  Tensor upstream = random({3, 1});
+  ASSERT_TRUE(kernels::cosSimGrad(x, y, upstream, dx, dy).isOk());
+  for (int64_t i = 4; i < 12; ++i) {
+    EXPECT_EQ(dx.data<double>()[i], 0.0) << "element " << i;
+    EXPECT_EQ(dy.data<double>()[i], 0.0) << "element " << i;
+  }
+  EXPECT_NE(dx.data<double>()[0], 0.0);
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+TEST_F(GradKernelsTest, SquareError) {
+  Tensor input = random({4, 3});
+  Tensor label = random({4, 3});
+  Forward forward = [&](Tensor &out) {
+    return kernels::squareError(input, label, out);
+  };
+  Tensor upstream = upstreamFor(forward);
+  Tensor dinput = output(), dlabel = output();
+  ASSERT_TRUE(
+      kernels::squareErrorGrad(input, label, upstream, dinput, dlabel).isOk());
+  expectGradients(forward, upstream, {&input, &label}, {&dinput, &dlabel});
+}
+
+TEST_F(GradKernelsTest, MarginLossOnBothSidesOfTheMargin) {
+  const double margin = 0.5;
+  Tensor pos = random({12});
+  Tensor neg = random({12});
+  // Keep margin + pos - neg at least 0.1 away from the kink at 0.
+  for (int64_t i = 0; i < 12; ++i) {
+    double &n = neg.data<double>()[i];
+    double slack = margin + pos.data<double>()[i] - n;
+    if (std::abs(slack) < 0.1)
+      n -= 0.2;
+  }
+  Forward forward = [&](Tensor &out) {
+    return kernels::marginLoss(pos, neg, margin, out);
+  };
+  Tensor upstream = upstreamFor(forward);
+  Tensor dpos = output(), dneg = output();
+  ASSERT_TRUE(
+      kernels::marginLossGrad(pos, neg, upstream, margin, dpos, dneg).isOk());
+  expectGradients(forward, upstream, {&pos, &neg}, {&dpos, &dneg});
+  int active = 0;
+  for (int64_t i = 0; i < 12; ++i)
+    active += dpos.data<double>()[i] != 0;
+  EXPECT_GT(active, 0);
+  EXPECT_LT(active, 12);
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+TEST_F(GradKernelsTest, SequencePoolOfEachTypeWithAnEmptySequence) {
+  Tensor lengths = idTensor({4}, {2, 0, 4, 1});
+  for (kernels::PoolType type :
+       {kernels::PoolType::Sum, kernels::PoolType::Mean,
+        kernels::PoolType::Sqrt}) {
+    for (const Shape &shape : {Shape{7, 3}, Shape{7}, Shape{7, 2, 2}}) {
+      SCOPED_TRACE(
+          fmt::format("type {} x {}", static_cast<int>(type), shape.str()));
+      Tensor x = random(shape);
+      Forward forward = [&](Tensor &out) {
+        return kernels::sequencePool(x, lengths, type, out);
+      };
+      Tensor upstream = upstreamFor(forward);
+      Tensor dx = output();
+      ASSERT_TRUE(
+          kernels::sequencePoolGrad(x, lengths, upstream, type, dx).isOk());
+      expectGradients(forward, upstream, {&x}, {&dx});
+    }
+  }
+}
+
+TEST_F(GradKernelsTest, EmbeddingPoolOfEachTypeWithPadding) {
+  Tensor table = random({6, 3});
+  Tensor ids = idTensor({7}, {1, 4, 1, 0, 5, 4, 0});
+  Tensor lengths = idTensor({3}, {3, 0, 4});
+  for (kernels::PoolType type :
+       {kernels::PoolType::Sum, kernels::PoolType::Mean,
+        kernels::PoolType::Sqrt}) {
+    for (std::optional<int64_t> padding :
+         {std::optional<int64_t>(), std::optional<int64_t>(0)}) {
+      SCOPED_TRACE(fmt::format("type {} {}", static_cast<int>(type),
+                               padding ? "padding_idx 0" : "no padding_idx"));
+      Forward forward = [&](Tensor &out) {
+        return kernels::embeddingPool(table, ids, lengths, type, padding, out);
+      };
+      Tensor upstream = upstreamFor(forward);
+      Tensor dtable = output();
+      ASSERT_TRUE(kernels::embeddingPoolGrad(ids, lengths, upstream,
+                                             table.shape(), type, padding,
+                                             dtable)
+                      .isOk());
+      expectGradients(forward, upstream, {&table}, {&dtable});
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Dropout and nce: the draws are fixed by the seed and the step
+//===----------------------------------------------------------------------===//
+
+TEST_F(GradKernelsTest, DropoutInBothModes) {
+  Tensor step = idTensor({}, {5});
+  for (bool upscale : {false, true}) {
+    SCOPED_TRACE(upscale ? "upscale_in_train" : "downgrade_in_infer");
+    kernels::DropoutMask mask{0.4, 11, upscale};
+    Tensor x = random({4, 6});
+    Forward forward = [&](Tensor &out) {
+      return kernels::dropout(x, step, mask, out);
+    };
+    Tensor upstream = upstreamFor(forward);
+    Tensor dx = output();
+    ASSERT_TRUE(kernels::dropoutGrad(upstream, step, mask, dx).isOk());
+    expectGradients(forward, upstream, {&x}, {&dx});
+  }
+}
+
+TEST_F(GradKernelsTest, NceWithEachSamplerAndOneOrTwoTrueClasses) {
+  Tensor step = idTensor({}, {3});
+  for (ClassSampler::Kind sampler :
+       {ClassSampler::Kind::Uniform, ClassSampler::Kind::LogUniform}) {
+    for (const Tensor &labels :
+         {idTensor({3}, {7, 0, 2}), idTensor({3, 2}, {7, 1, 0, 9, 2, 2})}) {
+      SCOPED_TRACE(fmt::format(
+          "{} sampler, labels {}",
+          sampler == ClassSampler::Kind::Uniform ? "uniform" : "log-uniform",
+          labels.shape().str()));
+      kernels::NceSampling sampling{4, sampler, 21};
+      Tensor input = random({3, 4}, -1, 1);
+      Tensor weight = random({10, 4}, -1, 1);
+      Tensor bias = random({10}, -1, 1);
+      Forward forward = [&](Tensor &out) {
+        return kernels::nce(input, labels, weight, bias, step, sampling, out);
+      };
+      Tensor upstream = upstreamFor(forward);
+      Tensor dinput = output(), dweight = output(), dbias = output();
+      ASSERT_TRUE(kernels::nceGrad(input, labels, weight, bias, step, upstream,
+                                   sampling, dinput, dweight, dbias)
+                      .isOk());
+      expectGradients(forward, upstream, {&input, &weight, &bias},
+                      {&dinput, &dweight, &dbias});
+    }
+  }
+}

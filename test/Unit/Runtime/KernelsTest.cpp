@@ -10,41 +10,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "openks/Runtime/Kernels.h"
+#include "Runtime/KernelTesting.h"
 
-#include "gtest/gtest.h"
-
-#include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
-#include <functional>
-#include <random>
-#include <string>
-#include <vector>
 
 using namespace openks;
 using namespace openks::runtime;
+using namespace openks::runtime::testing;
 
 namespace {
-
-/// Elements of a tensor or of a reference result, row-major, as doubles.
-using Values = std::vector<double>;
-
-/// Returns the elements of the float tensor `tensor` as doubles.
-Values valuesOf(const Tensor &tensor) {
-  Values values(tensor.numel());
-  for (int64_t i = 0; i < tensor.numel(); ++i)
-    values[i] = tensor.dtype() == DType::F32 ? tensor.data<float>()[i]
-                                             : tensor.data<double>()[i];
-  return values;
-}
-
-/// Returns an i64 tensor of `shape` holding `ids`.
-Tensor idTensor(const Shape &shape, const std::vector<int64_t> &ids) {
-  Tensor tensor(DType::I64, shape);
-  std::copy(ids.begin(), ids.end(), tensor.data<int64_t>());
-  return tensor;
-}
 
 /// Returns the row-major multi-index of element `index` of `shape`.
 std::vector<int64_t> unflatten(int64_t index, const Shape &shape) {
@@ -137,45 +111,7 @@ Values referenceConcat(const std::vector<Values> &inputs,
 // Fixture
 //===----------------------------------------------------------------------===//
 
-/// Runs each test for one float element type T.
-template <typename T> class KernelsTest : public ::testing::Test {
-protected:
-  /// Returns a tensor of `shape` with elements uniform in [low, high).
-  Tensor random(const Shape &shape, double low = -2, double high = 2) {
-    Tensor tensor(dtypeOf<T>(), shape);
-    std::uniform_real_distribution<double> uniform(low, high);
-    for (int64_t i = 0; i < tensor.numel(); ++i)
-      tensor.data<T>()[i] = static_cast<T>(uniform(rng));
-    return tensor;
-  }
-
-  /// Returns an output tensor of type T whose shape the kernel sets.
-  static Tensor output() { return Tensor(dtypeOf<T>(), Shape{}); }
-
-  /// Expects `actual` to have `shape` and elements close to `expected`.
-  static void expectNear(const Tensor &actual, const Shape &shape,
-                         const Values &expected) {
-    ASSERT_EQ(actual.shape().str(), shape.str());
-    ASSERT_EQ(actual.dtype(), dtypeOf<T>());
-    double tolerance = std::is_same_v<T, float> ? 2e-5 : 1e-12;
-    Values values = valuesOf(actual);
-    for (size_t i = 0; i < expected.size(); ++i)
-      EXPECT_NEAR(values[i], expected[i],
-                  tolerance * std::max(1.0, std::abs(expected[i])))
-          << "element " << i;
-  }
-
-  std::mt19937 rng{20240611};
-};
-
-/// Names the typed tests after the element type.
-struct ElementTypeNames {
-  template <typename T> static std::string GetName(int) {
-    return dtypeName(dtypeOf<T>());
-  }
-};
-
-using FloatTypes = ::testing::Types<float, double>;
+template <typename T> class KernelsTest : public TypedKernelTest<T> {};
 TYPED_TEST_SUITE(KernelsTest, FloatTypes, ElementTypeNames);
 
 /// The signature of kernels that combine two tensors.
@@ -202,13 +138,15 @@ TYPED_TEST(KernelsTest, MatmulMatchesReferenceForEachBatchSize) {
   }
 }
 
-TYPED_TEST(KernelsTest, AddAndMulMatchReferenceWithAndWithoutBias) {
+TYPED_TEST(KernelsTest, BroadcastingOpsMatchReferenceWithAndWithoutBias) {
   struct Case {
     BinaryKernel kernel;
     std::function<double(double, double)> combine;
   };
   for (const Case &op : {Case{kernels::add, std::plus<double>()},
-                         Case{kernels::mul, std::multiplies<double>()}}) {
+                         Case{kernels::sub, std::minus<double>()},
+                         Case{kernels::mul, std::multiplies<double>()},
+                         Case{kernels::div, std::divides<double>()}}) {
     for (const Shape &xShape : {Shape{5, 6}, Shape{2, 3, 6}, Shape{6}}) {
       for (bool bias : {false, true}) {
         Tensor x = this->random(xShape);

@@ -11,13 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Runtime/RuntimeTesting.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Executor.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
-#include "Runtime/RuntimeTesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -66,8 +66,8 @@ protected:
   /// Runs openks-minimize with `options` on `module`.
   static void minimize(ModuleOp module, const std::string &options) {
     auto pm = PassManager::on<ModuleOp>(module.getContext());
-    ASSERT_TRUE(succeeded(
-        parsePassPipeline("openks-minimize{" + options + "}", pm)));
+    ASSERT_TRUE(
+        succeeded(parsePassPipeline("openks-minimize{" + options + "}", pm)));
     ASSERT_TRUE(succeeded(pm.run(module)));
   }
 
@@ -141,6 +141,20 @@ double lossOf(Executor &executor) {
   return *executor.outputs().front()->data<double>();
 }
 
+/// The case of the unary op `op` on the [3, 4] f64 parameter `name` that
+/// `param` declares.
+GradientCase unaryCase(const char *op, const std::string &param,
+                       const char *name) {
+  return GradientCase{op,
+                      param,
+                      "",
+                      fmt::format("%{0} = train.read @{0} : tensor<3x4xf64>\n"
+                                  "%out = train.{1} %{0} : tensor<3x4xf64>",
+                                  name, op),
+                      "tensor<3x4xf64>",
+                      [](Executor &) {}};
+}
+
 std::vector<GradientCase> gradientCases() {
   auto noFeed = [](Executor &) {};
   const std::string a = "train.param @a : tensor<3x4xf64> init "
@@ -150,16 +164,7 @@ std::vector<GradientCase> gradientCases() {
   const std::string bias = "train.param @bias : tensor<4xf64> init "
                            "#train.uniform<min = -1.0, max = 1.0, seed = 3>";
   const std::string readA = "%a = train.read @a : tensor<3x4xf64>\n";
-  auto unary = [&](const char *name, const char *op) {
-    return GradientCase{name,
-                        a,
-                        "",
-                        readA + fmt::format("%out = train.{} %a : "
-                                            "tensor<3x4xf64>",
-                                            op),
-                        "tensor<3x4xf64>",
-                        noFeed};
-  };
+  auto unary = [&](const char *op) { return unaryCase(op, a, "a"); };
   return {
       {"matmul", a + "\n" + b, "",
        readA + "%b = train.read @b : tensor<4x2xf64>\n"
@@ -180,10 +185,10 @@ std::vector<GradientCase> gradientCases() {
        readA + "%out = train.mul %a, %a : (tensor<3x4xf64>, "
                "tensor<3x4xf64>) -> tensor<3x4xf64>",
        "tensor<3x4xf64>", noFeed},
-      unary("relu", "relu"),
-      unary("sigmoid", "sigmoid"),
-      unary("tanh", "tanh"),
-      unary("softmax", "softmax"),
+      unary("relu"),
+      unary("sigmoid"),
+      unary("tanh"),
+      unary("softmax"),
       {"scale", a, "",
        readA + "%out = train.scale %a by -2.5 : tensor<3x4xf64>",
        "tensor<3x4xf64>", noFeed},
@@ -238,9 +243,148 @@ std::vector<GradientCase> gradientCases() {
   };
 }
 
+/// The cases of the ops of knowledge-graph, click and word2vec models.
+std::vector<GradientCase> modelOpCases() {
+  auto noFeed = [](Executor &) {};
+  const std::string a = "train.param @a : tensor<3x4xf64> init "
+                        "#train.uniform<min = -1.0, max = 1.0, seed = 1>";
+  // Positive values, inside the domains of log, sqrt and division.
+  const std::string pos = "train.param @pos : tensor<3x4xf64> init "
+                          "#train.uniform<min = 0.5, max = 2.0, seed = 5>";
+  const std::string posBias = "train.param @pbias : tensor<4xf64> init "
+                              "#train.uniform<min = 0.5, max = 2.0, seed = 6>";
+  const std::string counter =
+      "train.param @counter : tensor<i64> init #train.constant<4.0> frozen";
+  const std::string readA = "%a = train.read @a : tensor<3x4xf64>\n";
+  const std::string readPos = "%pos = train.read @pos : tensor<3x4xf64>\n";
+  const std::string readStep = "%step = train.read @counter : tensor<i64>\n";
+  const std::string table = "train.param @table : tensor<5x3xf64> init "
+                            "#train.uniform<min = -1.0, max = 1.0, seed = 4>";
+  const std::string readTable = "%t = train.read @table : tensor<5x3xf64>\n";
+  auto unary = [&](const char *op, bool positive) {
+    return positive ? unaryCase(op, pos, "pos") : unaryCase(op, a, "a");
+  };
+  auto feedLists = [](Executor &executor) {
+    feedIds(executor, 0, Shape{6}, {0, 4, 1, 2, 4, 3});
+    feedIds(executor, 1, Shape{3}, {2, 0, 4});
+  };
+  auto sequencePool = [&](const char *type) {
+    return GradientCase{
+        type,
+        a,
+        "%lengths: tensor<2xi64>",
+        readA + fmt::format("%out = train.sequence_pool {} %a, %lengths : "
+                            "(tensor<3x4xf64>, tensor<2xi64>) -> "
+                            "tensor<2x4xf64>",
+                            type),
+        "tensor<2x4xf64>",
+        [](Executor &executor) {
+          feedIds(executor, 0, Shape{2}, {2, 1});
+        }};
+  };
+  auto dropout = [&](const char *name, const char *options) {
+    return GradientCase{
+        name,
+        a + "\n" + counter,
+        "",
+        readA + readStep +
+            fmt::format("%out = train.dropout %a {} : tensor<3x4xf64>",
+                        options),
+        "tensor<3x4xf64>",
+        noFeed};
+  };
+  return {
+      {"sub", a + "\n" + posBias, "",
+       readA + "%b = train.read @pbias : tensor<4xf64>\n"
+               "%out = train.sub %a, %b : (tensor<3x4xf64>, tensor<4xf64>) "
+               "-> tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      {"div", a + "\n" + posBias, "",
+       readA + "%b = train.read @pbias : tensor<4xf64>\n"
+               "%out = train.div %a, %b : (tensor<3x4xf64>, tensor<4xf64>) "
+               "-> tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      {"div_same_shape", a + "\n" + pos, "",
+       readA + readPos +
+           "%out = train.div %a, %pos : (tensor<3x4xf64>, tensor<3x4xf64>) "
+           "-> tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      unary("abs", false),
+      unary("square", false),
+      unary("sqrt", true),
+      unary("exp", false),
+      unary("log", true),
+      unary("softsign", false),
+      {"p_norm_l1", a, "",
+       readA + "%out = train.p_norm %a p 1 axis 1 : (tensor<3x4xf64>) -> "
+               "tensor<3xf64>",
+       "tensor<3xf64>", noFeed},
+      {"p_norm_l2_keep_dims", a, "",
+       readA + "%out = train.p_norm %a p 2 axis 0 keep_dims : "
+               "(tensor<3x4xf64>) -> tensor<1x4xf64>",
+       "tensor<1x4xf64>", noFeed},
+      {"cos_sim", a + "\n" + pos, "",
+       readA + readPos +
+           "%out = train.cos_sim %a, %pos : (tensor<3x4xf64>, "
+           "tensor<3x4xf64>) -> tensor<3x1xf64>",
+       "tensor<3x1xf64>", noFeed},
+      {"cos_sim_broadcast", a + "\n" + posBias, "",
+       readA + "%b = train.read @pbias : tensor<4xf64>\n"
+               "%row = train.reshape %b : (tensor<4xf64>) -> tensor<1x4xf64>\n"
+               "%out = train.cos_sim %a, %row : (tensor<3x4xf64>, "
+               "tensor<1x4xf64>) -> tensor<3x1xf64>",
+       "tensor<3x1xf64>", noFeed},
+      {"square_error", a + "\n" + pos, "",
+       readA + readPos + "%out = train.square_error %a, %pos : tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      {"margin_loss", a + "\n" + pos, "",
+       readA + readPos +
+           "%out = train.margin_loss %a, %pos margin 1.0 : tensor<3x4xf64>",
+       "tensor<3x4xf64>", noFeed},
+      sequencePool("sum"),
+      sequencePool("mean"),
+      sequencePool("sqrt"),
+      {"embedding_then_sequence_pool", table,
+       "%ids: tensor<6xi64>, %lengths: tensor<3xi64>",
+       readTable +
+           "%e = train.embedding %t, %ids : (tensor<5x3xf64>, tensor<6xi64>) "
+           "-> tensor<6x3xf64>\n"
+           "%out = train.sequence_pool mean %e, %lengths : (tensor<6x3xf64>, "
+           "tensor<3xi64>) -> tensor<3x3xf64>",
+       "tensor<3x3xf64>", feedLists},
+      {"embedding_pool", table, "%ids: tensor<6xi64>, %lengths: tensor<3xi64>",
+       readTable + "%out = train.embedding_pool sqrt %t, %ids, %lengths "
+                   "{padding_idx = 4 : i64} : (tensor<5x3xf64>, "
+                   "tensor<6xi64>, tensor<3xi64>) -> tensor<3x3xf64>",
+       "tensor<3x3xf64>", feedLists},
+      dropout("dropout", "step %step prob 0.5 seed 3"),
+      dropout("dropout_upscale", "step %step prob 0.5 seed 3 upscale_in_train"),
+      dropout("dropout_is_test", "prob 0.25 is_test"),
+      {"nce",
+       a + "\n" + counter +
+           "\ntrain.param @w : tensor<10x4xf64> init #train.uniform<min = "
+           "-1.0, max = 1.0, seed = 7>\ntrain.param @b : tensor<10xf64> "
+           "init #train.uniform<min = -1.0, max = 1.0, seed = 8>",
+       "%labels: tensor<3xi64>",
+       readA + readStep +
+           "%w = train.read @w : tensor<10x4xf64>\n"
+           "%b = train.read @b : tensor<10xf64>\n"
+           "%out = train.nce %a, %labels, %w, %b, %step num_neg_samples 3 "
+           "sampler log_uniform seed 2 : (tensor<3x4xf64>, tensor<3xi64>, "
+           "tensor<10x4xf64>, tensor<10xf64>, tensor<i64>) -> tensor<3xf64>",
+       "tensor<3xf64>",
+       [](Executor &executor) {
+         feedIds(executor, 0, Shape{3}, {9, 0, 4});
+       }},
+  };
+}
+
 TEST_F(MinimizeTest, GeneratedBackwardMatchesFiniteDifferences) {
   constexpr double h = 1e-6;
-  for (const GradientCase &c : gradientCases()) {
+  std::vector<GradientCase> cases = gradientCases();
+  for (GradientCase &c : modelOpCases())
+    cases.push_back(std::move(c));
+  for (const GradientCase &c : cases) {
     SCOPED_TRACE(c.name);
     std::string source = programOf(c);
     OwningOpRef<ModuleOp> forward = parse(source);

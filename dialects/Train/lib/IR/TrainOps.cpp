@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
-#include "openks/Dialect/Train/IR/TrainTypeInference.h"
+
+#include "TrainOpInference.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -13,6 +14,7 @@
 
 using namespace mlir;
 using namespace openks::train;
+using namespace openks::train::detail;
 
 //===----------------------------------------------------------------------===//
 // Program structure
@@ -113,20 +115,6 @@ LogicalResult WriteOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // Forward ops
 //===----------------------------------------------------------------------===//
 
-/// Returns operand `value`'s ranked tensor type (guaranteed by ODS).
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
-/// Appends an inferred type, or fails.
-static LogicalResult pushInferred(FailureOr<RankedTensorType> type,
-                                  SmallVectorImpl<Type> &inferred) {
-  if (failed(type))
-    return failure();
-  inferred.push_back(*type);
-  return success();
-}
-
 LogicalResult FillOp::verify() {
   return verifyRepresentable(getValue().convertToDouble(),
                              getOut().getType().getElementType(),
@@ -145,19 +133,12 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                       inferred);
 }
 
-LogicalResult AddOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &inferred) {
-  return pushInferred(inferBroadcastBiasType(loc, tensorType(adaptor.getX()),
-                                             tensorType(adaptor.getY())),
-                      inferred);
-}
-
-LogicalResult MulOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &inferred) {
-  return pushInferred(inferBroadcastBiasType(loc, tensorType(adaptor.getX()),
-                                             tensorType(adaptor.getY())),
+/// Infers the result type of a broadcasting binary op (add, sub, mul, div),
+/// whose inferReturnTypes TrainOps.td generates.
+static LogicalResult
+inferBroadcastBinaryTypes(OptionalLoc loc, Value x, Value y,
+                          SmallVectorImpl<Type> &inferred) {
+  return pushInferred(inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
                       inferred);
 }
 
@@ -223,19 +204,6 @@ LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
 // Gradient ops
 //===----------------------------------------------------------------------===//
 
-/// Checks the incoming gradient against the forward result type `forward`
-/// and, on success, infers `resultTypes` (the types of the forward inputs).
-static LogicalResult inferGradTypes(OptionalLoc loc,
-                                    FailureOr<RankedTensorType> forward,
-                                    Value dout, TypeRange resultTypes,
-                                    SmallVectorImpl<Type> &inferred) {
-  if (failed(forward) ||
-      failed(verifyGradientType(loc, dout.getType(), *forward)))
-    return failure();
-  llvm::append_range(inferred, resultTypes);
-  return success();
-}
-
 LogicalResult MatmulGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                                              Adaptor adaptor,
                                              SmallVectorImpl<Type> &inferred) {
@@ -245,22 +213,14 @@ LogicalResult MatmulGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                         inferred);
 }
 
-LogicalResult AddGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  Value x = adaptor.getX(), y = adaptor.getY();
+/// Infers the result types of the grad op of a broadcasting binary op, whose
+/// inferReturnTypes TrainOps.td generates.
+static LogicalResult
+inferBroadcastBinaryGradTypes(OptionalLoc loc, Value x, Value y, Value dout,
+                              SmallVectorImpl<Type> &inferred) {
   return inferGradTypes(
-      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
-      adaptor.getDout(), {x.getType(), y.getType()}, inferred);
-}
-
-LogicalResult MulGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  Value x = adaptor.getX(), y = adaptor.getY();
-  return inferGradTypes(
-      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)),
-      adaptor.getDout(), {x.getType(), y.getType()}, inferred);
+      loc, inferBroadcastBiasType(loc, tensorType(x), tensorType(y)), dout,
+      {x.getType(), y.getType()}, inferred);
 }
 
 LogicalResult SoftmaxGradOp::verify() {
@@ -335,14 +295,11 @@ LogicalResult ConcatGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
 }
 
 LogicalResult EmbeddingGradOp::verify() {
-  FailureOr<RankedTensorType> forward = inferEmbeddingType(
-      getLoc(), getDtable().getType(), getIds().getType(), getPaddingIdx());
-  if (failed(forward))
-    return failure();
-  if (!getDtable().getType().hasStaticShape())
-    return emitOpError("table gradient must have a static shape, got ")
-           << getDtable().getType();
-  return verifyGradientType(getLoc(), getDout().getType(), *forward);
+  return verifyTableGradient(*this,
+                             inferEmbeddingType(getLoc(), getDtable().getType(),
+                                                getIds().getType(),
+                                                getPaddingIdx()),
+                             getDtable().getType(), getDout());
 }
 
 //===----------------------------------------------------------------------===//

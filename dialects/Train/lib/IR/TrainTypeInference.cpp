@@ -170,6 +170,99 @@ openks::train::inferEmbeddingType(OptionalLoc loc, RankedTensorType table,
   return RankedTensorType::get(shape, table.getElementType());
 }
 
+FailureOr<RankedTensorType> openks::train::inferCosSimType(OptionalLoc loc,
+                                                           RankedTensorType x,
+                                                           RankedTensorType y) {
+  if (x.getRank() != 2 || y.getRank() != 2)
+    return emitOptionalError(loc,
+                             "cos_sim operands must be rank 2 ([rows, "
+                             "width]), got ranks ",
+                             x.getRank(), " and ", y.getRank());
+  if (failed(checkSameElementType(loc, x, y)))
+    return failure();
+  if (!areCompatibleDims(x.getDimSize(1), y.getDimSize(1)))
+    return emitOptionalError(loc, "widths differ: ", x.getDimSize(1), " vs ",
+                             y.getDimSize(1));
+  int64_t rows = x.getDimSize(0), yRows = y.getDimSize(0);
+  if (yRows == 1)
+    return RankedTensorType::get({rows, 1}, x.getElementType());
+  if (!areCompatibleDims(rows, yRows))
+    return emitOptionalError(loc, "y has ", yRows,
+                             " rows; expected 1 or the rows of x, ", rows);
+  return RankedTensorType::get({refineDim(rows, yRows), 1}, x.getElementType());
+}
+
+FailureOr<RankedTensorType>
+openks::train::inferSequencePoolType(OptionalLoc loc, RankedTensorType x,
+                                     RankedTensorType lengths) {
+  if (x.getRank() < 1)
+    return emitOptionalError(
+        loc, "pooled operand must have rank >= 1 (its rows are the "
+             "sequences' rows)");
+  if (lengths.getRank() != 1)
+    return emitOptionalError(loc,
+                             "lengths must be rank 1 ([sequences]), got rank ",
+                             lengths.getRank());
+  llvm::SmallVector<int64_t> shape(x.getShape());
+  shape.front() = lengths.getDimSize(0);
+  return RankedTensorType::get(shape, x.getElementType());
+}
+
+FailureOr<RankedTensorType> openks::train::inferEmbeddingPoolType(
+    OptionalLoc loc, RankedTensorType table, RankedTensorType ids,
+    RankedTensorType lengths, std::optional<int64_t> paddingIdx) {
+  if (ids.getRank() != 1)
+    return emitOptionalError(
+        loc, "ids must be rank 1 (the ids of all lists), got rank ",
+        ids.getRank());
+  FailureOr<RankedTensorType> rows =
+      inferEmbeddingType(loc, table, ids, paddingIdx);
+  if (failed(rows))
+    return failure();
+  return inferSequencePoolType(loc, *rows, lengths);
+}
+
+FailureOr<RankedTensorType> openks::train::inferNceType(OptionalLoc loc,
+                                                        RankedTensorType input,
+                                                        RankedTensorType labels,
+                                                        RankedTensorType weight,
+                                                        RankedTensorType bias) {
+  if (input.getRank() != 2)
+    return emitOptionalError(loc,
+                             "input must be rank 2 ([batch, width]), got rank ",
+                             input.getRank());
+  if (weight.getRank() != 2)
+    return emitOptionalError(
+        loc, "weight must be rank 2 ([classes, width]), got rank ",
+        weight.getRank());
+  if (bias.getRank() != 1)
+    return emitOptionalError(loc, "bias must be rank 1 ([classes]), got rank ",
+                             bias.getRank());
+  if (labels.getRank() != 1 && labels.getRank() != 2)
+    return emitOptionalError(loc,
+                             "labels must be rank 1 ([batch]) or 2 ([batch, "
+                             "true classes]), got rank ",
+                             labels.getRank());
+  if (failed(checkSameElementType(loc, input, weight)) ||
+      failed(checkSameElementType(loc, input, bias)))
+    return failure();
+  if (!areCompatibleDims(input.getDimSize(1), weight.getDimSize(1)))
+    return emitOptionalError(loc, "widths differ: input has ",
+                             input.getDimSize(1), " columns, weight ",
+                             weight.getDimSize(1));
+  if (!areCompatibleDims(weight.getDimSize(0), bias.getDimSize(0)))
+    return emitOptionalError(loc, "class counts differ: weight has ",
+                             weight.getDimSize(0), " rows, bias ",
+                             bias.getDimSize(0));
+  if (!areCompatibleDims(input.getDimSize(0), labels.getDimSize(0)))
+    return emitOptionalError(loc, "batch sizes differ: input has ",
+                             input.getDimSize(0), " rows, labels ",
+                             labels.getDimSize(0));
+  return RankedTensorType::get(
+      {refineDim(input.getDimSize(0), labels.getDimSize(0))},
+      input.getElementType());
+}
+
 /// Returns the product of the static dimensions and the number of dynamic
 /// ones.
 static std::pair<int64_t, int64_t> staticProduct(RankedTensorType type) {

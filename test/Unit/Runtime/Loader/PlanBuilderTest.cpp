@@ -13,10 +13,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "Runtime/RuntimeTesting.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/Runtime/Executor.h"
-#include "Runtime/RuntimeTesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -207,6 +207,78 @@ TEST_F(PlanBuilderTest, ReportsKernelErrorsWithTheOpLocation) {
             std::string::npos)
       << status.message();
   EXPECT_NE(status.message().find("7"), std::string::npos) << status.message();
+}
+
+TEST_F(PlanBuilderTest, PoolsIdListsLongerThanTheBatchAndChecksLengths) {
+  // The plan is sized for 2 rows, but 2 lists hold 5 ids between them.
+  ASSERT_TRUE(load(R"mlir(
+    train.program @p {
+      train.param @table : tensor<4x2xf32> init #train.constant<1.0>
+      train.step @s(%ids: tensor<?xi64>, %lengths: tensor<?xi64>)
+          -> tensor<?x2xf32> {
+        %t = train.read @table : tensor<4x2xf32>
+        %p = train.embedding_pool sum %t, %ids, %lengths
+            : (tensor<4x2xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x2xf32>
+        train.yield %p : tensor<?x2xf32>
+      }
+    }
+  )mlir",
+                   /*maxBatch=*/2));
+  ASSERT_TRUE(store->initialize().isOk());
+  auto feedIds = [&](size_t index, std::vector<int64_t> ids) {
+    Tensor &input = *executor->inputs()[index];
+    input.resize(Shape{static_cast<int64_t>(ids.size())});
+    std::copy(ids.begin(), ids.end(), input.data<int64_t>());
+  };
+  feedIds(0, {0, 1, 2, 3, 3});
+  feedIds(1, {3, 2});
+  ASSERT_TRUE(executor->run().isOk());
+  EXPECT_EQ(values(*executor->outputs()[0]), std::vector<float>({3, 3, 2, 2}));
+
+  feedIds(1, {3, 3});
+  Status status = executor->run();
+  ASSERT_FALSE(status.isOk());
+  EXPECT_NE(status.message().find("'train.embedding_pool'"), std::string::npos)
+      << status.message();
+  EXPECT_NE(status.message().find("the lengths up to sequence 1 cover more "
+                                  "than the 5 rows"),
+            std::string::npos)
+      << status.message();
+}
+
+TEST_F(PlanBuilderTest, DropoutDrawsANewMaskEachStepFromItsCounter) {
+  const char *source = R"mlir(
+    train.program @p {
+      train.param @x : tensor<64xf32> init #train.constant<1.0>
+      train.param @counter : tensor<i64> init #train.constant<0.0> frozen
+      train.step @s() -> tensor<64xf32> {
+        %step = train.read @counter : tensor<i64>
+        %next = train.increment %step : tensor<i64>
+        train.write %next to @counter : tensor<i64>
+        %x = train.read @x : tensor<64xf32>
+        %y = train.dropout %x step %step prob 0.5 seed 9 upscale_in_train
+            : tensor<64xf32>
+        train.yield %y : tensor<64xf32>
+      }
+    }
+  )mlir";
+  auto runSteps = [&] {
+    EXPECT_TRUE(load(source));
+    EXPECT_TRUE(store->initialize().isOk());
+    std::vector<std::vector<float>> masks;
+    for (int step = 0; step < 3; ++step) {
+      EXPECT_TRUE(executor->run().isOk());
+      masks.push_back(values(*executor->outputs()[0]));
+    }
+    return masks;
+  };
+  std::vector<std::vector<float>> first = runSteps();
+  EXPECT_NE(first[0], first[1]);
+  EXPECT_NE(first[1], first[2]);
+  for (float value : first[0])
+    EXPECT_TRUE(value == 0 || value == 2) << value;
+  // A new run draws the same masks, step for step.
+  EXPECT_EQ(runSteps(), first);
 }
 
 TEST_F(PlanBuilderTest, RejectsParametersTheStoreDoesNotMatch) {

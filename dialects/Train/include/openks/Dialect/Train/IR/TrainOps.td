@@ -300,6 +300,14 @@ class Train_BroadcastBinaryOp<string mnemonic, string what>
   }];
   let arguments = (ins Train_FloatTensor:$x, Train_FloatTensor:$y);
   let results = (outs Train_FloatTensor:$out);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+      return inferBroadcastBinaryTypes(loc, adaptor.getX(), adaptor.getY(),
+                                       inferred);
+    }
+  }];
 }
 
 def Train_AddOp : Train_BroadcastBinaryOp<"add", "addition">;
@@ -458,6 +466,14 @@ class Train_BroadcastBinaryGradOp<string mnemonic, string rule>
   let arguments = (ins Train_FloatTensor:$x, Train_FloatTensor:$y,
                        Train_FloatTensor:$dout);
   let results = (outs Train_FloatTensor:$dx, Train_FloatTensor:$dy);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+      return inferBroadcastBinaryGradTypes(loc, adaptor.getX(), adaptor.getY(),
+                                           adaptor.getDout(), inferred);
+    }
+  }];
 }
 
 def Train_AddGradOp
@@ -809,5 +825,14 @@ def Train_PiecewiseDecayOp : Train_PureOp<"piecewise_decay"> {
   }];
   let hasVerifier = 1;
 }
+
+//===----------------------------------------------------------------------===//
+// The ops of knowledge-graph, click-through and word2vec models
+//===----------------------------------------------------------------------===//
+
+include "openks/Dialect/Train/IR/TrainMathOps.td"
+include "openks/Dialect/Train/IR/TrainLossOps.td"
+include "openks/Dialect/Train/IR/TrainSequenceOps.td"
+include "openks/Dialect/Train/IR/TrainSamplingOps.td"
 
 #endif // OPENKS_DIALECT_TRAIN_IR_TRAINOPS_TD

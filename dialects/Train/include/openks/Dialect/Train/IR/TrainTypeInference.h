@@ -63,6 +63,29 @@ inferEmbeddingType(OptionalLoc loc, mlir::RankedTensorType table,
                    mlir::RankedTensorType ids,
                    std::optional<int64_t> paddingIdx);
 
+/// `[N, D]` rows and `[N, D]` or `[1, D]` rows give their `[N, 1]` cosines.
+mlir::FailureOr<mlir::RankedTensorType>
+inferCosSimType(OptionalLoc loc, mlir::RankedTensorType x,
+                mlir::RankedTensorType y);
+
+/// The rows `[N, ...]` of sequences with `[B]` lengths pool to `[B, ...]`.
+mlir::FailureOr<mlir::RankedTensorType>
+inferSequencePoolType(OptionalLoc loc, mlir::RankedTensorType x,
+                      mlir::RankedTensorType lengths);
+
+/// The rows of a `[V, D]` table at `[N]` ids, pooled over lists of `[B]`
+/// lengths: `[B, D]`. Checks `paddingIdx` as inferEmbeddingType does.
+mlir::FailureOr<mlir::RankedTensorType> inferEmbeddingPoolType(
+    OptionalLoc loc, mlir::RankedTensorType table, mlir::RankedTensorType ids,
+    mlir::RankedTensorType lengths, std::optional<int64_t> paddingIdx);
+
+/// An `[B, D]` input with `[B]` or `[B, T]` true classes, `[V, D]` class
+/// weights and `[V]` biases gives `[B]` costs (nce).
+mlir::FailureOr<mlir::RankedTensorType>
+inferNceType(OptionalLoc loc, mlir::RankedTensorType input,
+             mlir::RankedTensorType labels, mlir::RankedTensorType weight,
+             mlir::RankedTensorType bias);
+
 /// Checks that `from` can be reshaped to `to`: same element count; with
 /// dynamic dimensions, exactly one on each side and equal static products.
 llvm::LogicalResult verifyReshape(OptionalLoc loc, mlir::RankedTensorType from,

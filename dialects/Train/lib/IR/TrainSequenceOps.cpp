@@ -1,0 +1,57 @@
+//===- TrainSequenceOps.cpp - Pooling of variable-length id lists ---------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Result types and verifiers of the ops of TrainSequenceOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Dialect/Train/IR/TrainOps.h"
+
+#include "TrainOpInference.h"
+
+using namespace mlir;
+using namespace openks::train;
+using namespace openks::train::detail;
+
+LogicalResult
+SequencePoolOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                 Adaptor adaptor,
+                                 SmallVectorImpl<Type> &inferred) {
+  return pushInferred(inferSequencePoolType(loc, tensorType(adaptor.getX()),
+                                            tensorType(adaptor.getLengths())),
+                      inferred);
+}
+
+LogicalResult
+SequencePoolGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                     Adaptor adaptor,
+                                     SmallVectorImpl<Type> &inferred) {
+  Value x = adaptor.getX();
+  return inferGradTypes(loc,
+                        inferSequencePoolType(loc, tensorType(x),
+                                              tensorType(adaptor.getLengths())),
+                        adaptor.getDout(), x.getType(), inferred);
+}
+
+LogicalResult
+EmbeddingPoolOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  return pushInferred(
+      inferEmbeddingPoolType(
+          loc, tensorType(adaptor.getTable()), tensorType(adaptor.getIds()),
+          tensorType(adaptor.getLengths()), adaptor.getPaddingIdx()),
+      inferred);
+}
+
+LogicalResult EmbeddingPoolGradOp::verify() {
+  return verifyTableGradient(
+      *this,
+      inferEmbeddingPoolType(getLoc(), getDtable().getType(),
+                             getIds().getType(), getLengths().getType(),
+                             getPaddingIdx()),
+      getDtable().getType(), getDout());
+}
