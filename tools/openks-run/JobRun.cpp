@@ -148,6 +148,11 @@ static std::string formatBytes(int64_t bytes) {
   return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0));
 }
 
+/// Returns "1 trainer" or "2 trainers".
+static std::string countOf(int64_t count, const char *noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+}
+
 static const char *describeMode(SyncMode mode) {
   switch (mode) {
   case SyncMode::Sync:
@@ -267,11 +272,11 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
 
   double seconds =
       std::chrono::duration<double>(Progress::Clock::now() - start).count();
-  fmt::print("trained {} steps on {} trainers and {} servers ({}) in {:.2f} "
-             "s: final loss {:.6f}, {:.0f} samples/s\n",
-             settings.steps, trainers, (*run)->numServers(),
-             describeMode(job->mode), seconds, loss,
-             totalRows / std::max(seconds, 1e-9));
+  fmt::print("trained {} steps on {} and {} ({}) in {:.2f} s: final loss "
+             "{:.6f}, {:.0f} samples/s\n",
+             settings.steps, countOf(trainers, "trainer"),
+             countOf((*run)->numServers(), "server"), describeMode(job->mode),
+             seconds, loss, totalRows / std::max(seconds, 1e-9));
   for (int index = 0; index < (*run)->numServers(); ++index) {
     const ParameterServer &server = (*run)->server(index);
     ParameterServer::Stats stats = server.stats();
