@@ -261,6 +261,7 @@ void BM_Pull(benchmark::State &state) {
   setBandwidth(state, bytes);
 }
 
+/// The blocks of the transport benchmarks, 4 KiB to 64 MiB.
 void blockSizes(benchmark::internal::Benchmark *benchmark) {
   for (int64_t kib : {4, 64, 1024, 16 * 1024, 64 * 1024})
     benchmark->Arg(kib * 1024);
