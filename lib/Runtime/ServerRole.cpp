@@ -50,8 +50,11 @@ Status ServerRole::update(int block, Tensor &received) {
   Executor &executor = updates_[*target.update];
   // The executor's input buffer and the received one change hands.
   std::swap(*executor.inputs().front(), received);
-  return executor.run().withContext(
-      fmt::format("updating block {}", blockName(block)));
+  // Every push runs an update: the context is formatted only on failure.
+  if (Status status = executor.run(); !status.isOk())
+    return status.withContext(
+        fmt::format("updating block {}", blockName(block)));
+  return Status::ok();
 }
 
 Status ServerRole::read(int block, Tensor &out) {

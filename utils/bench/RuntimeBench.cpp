@@ -1,0 +1,525 @@
+//===- RuntimeBench.cpp - PS runtime speed against direct baselines -------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Measures the parameter-server runtime next to the direct way to do the
+// same work, in the same process and run, so that utils/bench-runtime.sh can
+// turn the pairs into ratios that hold on a shared, noisy machine:
+//
+// * transport: pushes through the in-process transport to an async server,
+//   to a block whose update only takes the pushed buffer (the transport's
+//   own cost) and to one updated by SGD, and pulls of a block, against
+//   memcpy of the same bytes and against the SGD kernel run directly;
+// * training: steps of the MLP example (docs/examples/mlp.mlir minimized with
+//   SGD) by one trainer and one sync server against single-process steps on
+//   the same data;
+// * barriers: sync steps of 2, 4 and 8 trainers that only pass the send and
+//   fetch barriers of one server holding no blocks.
+//
+// The transport and barrier benchmarks build their servers by hand from the
+// runtime core; only the training pair loads a job from IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/InitAllDialects.h"
+#include "openks/InitAllPasses.h"
+#include "openks/Pipelines/Pipelines.h"
+#include "openks/Runtime/InProcessTransport.h"
+#include "openks/Runtime/Kernels.h"
+#include "openks/Runtime/Loader/JobBuilder.h"
+#include "openks/Runtime/LocalTrainer.h"
+#include "openks/Runtime/ServerRole.h"
+#include "openks/Runtime/WorkerRole.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <benchmark/benchmark.h>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+using namespace openks;
+using namespace openks::runtime;
+
+namespace {
+
+/// How long any wait of a benchmark may take before it fails.
+constexpr std::chrono::milliseconds kTimeout{60000};
+
+Deadline deadline() { return Deadline::after(kTimeout); }
+
+/// Stops `state` with `status` when it is an error; returns whether it was.
+bool failed(benchmark::State &state, const Status &status) {
+  if (status.isOk())
+    return false;
+  state.SkipWithError(status.message().c_str());
+  return true;
+}
+
+/// Reports GB/s given the bytes of one iteration.
+void setBandwidth(benchmark::State &state, int64_t bytesPerIteration) {
+  state.counters["GB/s"] =
+      benchmark::Counter(static_cast<double>(bytesPerIteration) / 1e9,
+                         benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// Returns an f32 tensor of `numel` elements in [-1, 1).
+Tensor randomVector(int64_t numel) {
+  Tensor tensor(DType::F32, Shape{numel});
+  float *data = tensor.data<float>();
+  uint32_t state = 12345;
+  for (int64_t i = 0; i < numel; ++i) {
+    state = state * 1664525u + 1013904223u;
+    data[i] = static_cast<float>(state >> 8) / (1 << 23) - 1.0f;
+  }
+  return tensor;
+}
+
+/// Returns the f32 rate of an SGD update, small enough that the parameter
+/// stays near 1 through any number of iterations.
+Tensor learningRate() {
+  Tensor rate(DType::F32, Shape{});
+  *rate.data<float>() = 1e-7f;
+  return rate;
+}
+
+/// Adds the one input of an update of `parameter`, the received value.
+SlotId addReceivedInput(Plan::Builder &builder, const Tensor &parameter) {
+  SlotId received = builder.addSlot(parameter.dtype(), parameter.numel());
+  builder.addInput(received, FeedSpec{parameter.dtype(), parameter.shape()});
+  return received;
+}
+
+/// Returns the update of a block of `store` that only takes the received
+/// buffer: a push to it costs what the transport and the server's protocol
+/// cost, whatever the block's size.
+Plan takeOnlyPlan(const ParameterStore &store, ParameterId parameter) {
+  Plan::Builder builder(store);
+  addReceivedInput(builder, store[parameter].value);
+  return std::move(builder).build();
+}
+
+/// Returns the update openks-transpile makes for a parameter minimized with
+/// SGD, on the received gradient.
+Plan sgdUpdatePlan(const ParameterStore &store, ParameterId parameter) {
+  Plan::Builder builder(store);
+  SlotId grad = addReceivedInput(builder, store[parameter].value);
+  SlotId rate = builder.addConstantSlot(learningRate());
+  builder.addInstruction(
+      [=](const Frame &frame) -> BoundKernel {
+        return [&param = frame.parameter(parameter), &grad = frame.slot(grad),
+                &rate = frame.slot(rate)] {
+          return kernels::sgd(param, grad, rate);
+        };
+      },
+      "sgd", /*reads=*/{}, /*writes=*/{parameter});
+  return std::move(builder).build();
+}
+
+/// The server of `spec` (its mode, trainers and blocks) and the in-process
+/// transport to it, set up as InProcessJob sets up each server.
+class BenchServer {
+public:
+  static StatusOr<std::unique_ptr<BenchServer>> create(ServerSpec spec) {
+    std::unique_ptr<BenchServer> server(new BenchServer(std::move(spec)));
+    StatusOr<std::unique_ptr<ServerRole>> role =
+        ServerRole::create(server->spec_);
+    if (!role)
+      return role.status();
+    server->role_ = std::move(*role);
+    OPENKS_RETURN_IF_ERROR(server->role_->initialize());
+    server->server_ = std::make_unique<ParameterServer>(
+        ServerConfig{server->spec_.name, server->spec_.mode,
+                     server->spec_.trainers, kTimeout},
+        *server->role_);
+    server->transport_ = std::make_unique<InProcessTransport>(
+        std::vector<ParameterServer *>{server->server_.get()});
+    return server;
+  }
+
+  ParameterServer &server() { return *server_; }
+  Transport &transport() { return *transport_; }
+
+private:
+  explicit BenchServer(ServerSpec spec) : spec_(std::move(spec)) {}
+
+  ServerSpec spec_;
+  std::unique_ptr<ServerRole> role_;
+  std::unique_ptr<ParameterServer> server_;
+  std::unique_ptr<InProcessTransport> transport_;
+};
+
+/// Returns an async server of one trainer holding one f32 block of `numel`
+/// elements, initialised to 1, whose update `makeUpdate` builds.
+StatusOr<std::unique_ptr<BenchServer>>
+createBlockServer(int64_t numel,
+                  Plan (*makeUpdate)(const ParameterStore &, ParameterId)) {
+  ServerSpec spec;
+  spec.name = "@ps0 (127.0.0.1:6170)";
+  spec.endpoint = "127.0.0.1:6170";
+  spec.mode = SyncMode::Async;
+  StatusOr<Tensor> value = Tensor::allocate(DType::F32, Shape{numel});
+  if (!value)
+    return value.status();
+  Parameter block;
+  block.name = "w";
+  block.initializer.value = 1;
+  block.wholeShape = Shape{numel};
+  block.value = std::move(*value);
+  ParameterId id = spec.store.add(std::move(block));
+  spec.updates.push_back(makeUpdate(spec.store, id));
+  spec.blocks.push_back({id, MessageKind::Grad, /*update=*/0});
+  return BenchServer::create(std::move(spec));
+}
+
+/// The number of f32 elements in `bytes`.
+int64_t floatsIn(int64_t bytes) { return bytes / sizeof(float); }
+
+/// memcpy of a block into another buffer: the cost of moving its bytes once.
+void BM_Memcpy(benchmark::State &state) {
+  int64_t bytes = state.range(0);
+  Tensor source = randomVector(floatsIn(bytes));
+  Tensor target(DType::F32, Shape{floatsIn(bytes)});
+  for (auto _ : state) {
+    std::memcpy(target.rawData(), source.rawData(), bytes);
+    benchmark::DoNotOptimize(target.rawData());
+    benchmark::ClobberMemory();
+  }
+  setBandwidth(state, bytes);
+}
+
+/// The SGD update of a block run directly: what a push of its gradient
+/// cannot do without.
+void BM_SgdUpdate(benchmark::State &state) {
+  int64_t bytes = state.range(0);
+  Tensor param = randomVector(floatsIn(bytes));
+  Tensor grad = randomVector(floatsIn(bytes));
+  Tensor rate = learningRate();
+  for (auto _ : state) {
+    Status status = kernels::sgd(param, grad, rate);
+    benchmark::DoNotOptimize(param.rawData());
+    if (failed(state, status))
+      break;
+  }
+  setBandwidth(state, bytes);
+}
+
+/// Pushes `range(0)` bytes of gradient to a block whose update
+/// `makeUpdate` builds, through the in-process transport to an async
+/// server, which runs the update in the trainer's thread.
+void pushBlocks(benchmark::State &state,
+                Plan (*makeUpdate)(const ParameterStore &, ParameterId)) {
+  int64_t bytes = state.range(0);
+  StatusOr<std::unique_ptr<BenchServer>> server =
+      createBlockServer(floatsIn(bytes), makeUpdate);
+  if (failed(state, server.status()))
+    return;
+  // The transport hands back a buffer of the same capacity, whose contents
+  // (a gradient pushed before, or zeros) serve as the next gradient.
+  Tensor grad = randomVector(floatsIn(bytes));
+  Transport &transport = (*server)->transport();
+  for (auto _ : state) {
+    grad.resize(Shape{floatsIn(bytes)});
+    Status status = transport.push(/*server=*/0, /*block=*/0, MessageKind::Grad,
+                                   grad, /*trainer=*/0, deadline());
+    if (failed(state, status))
+      break;
+  }
+  setBandwidth(state, bytes);
+}
+
+/// A push whose update only takes the buffer: the transport's own cost.
+void BM_PushTakeOnly(benchmark::State &state) {
+  pushBlocks(state, takeOnlyPlan);
+}
+
+/// A push whose update is SGD, as in a job minimized with SGD.
+void BM_PushSgd(benchmark::State &state) { pushBlocks(state, sgdUpdatePlan); }
+
+/// A trainer's pull of a block's current value from an async server.
+void BM_Pull(benchmark::State &state) {
+  int64_t bytes = state.range(0);
+  StatusOr<std::unique_ptr<BenchServer>> server =
+      createBlockServer(floatsIn(bytes), sgdUpdatePlan);
+  if (failed(state, server.status()))
+    return;
+  Tensor value(DType::F32, Shape{floatsIn(bytes)});
+  Transport &transport = (*server)->transport();
+  for (auto _ : state) {
+    Status status = transport.pull(/*server=*/0, /*block=*/0, value,
+                                   /*trainer=*/0, deadline());
+    benchmark::DoNotOptimize(value.rawData());
+    if (failed(state, status))
+      break;
+  }
+  setBandwidth(state, bytes);
+}
+
+/// The blocks of the transport benchmarks, 4 KiB to 64 MiB.
+void blockSizes(benchmark::internal::Benchmark *benchmark) {
+  for (int64_t kib : {4, 64, 1024, 16 * 1024, 64 * 1024})
+    benchmark->Arg(kib * 1024);
+}
+
+/// Remembers the first error of several threads.
+class FirstError {
+public:
+  void record(const Status &status) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (first_.isOk())
+      first_ = status;
+  }
+  Status get() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return first_;
+  }
+
+private:
+  std::mutex mutex_;
+  Status first_ = Status::ok();
+};
+
+/// Sync steps of `range(0)` trainers that pass a blockless server's send
+/// and fetch barriers and do nothing else. Each iteration is a fresh job
+/// of kSteps steps; its time is trainer 0's from the end of the first step
+/// to the end of the last, so thread start-up is not counted.
+void BM_Barrier(benchmark::State &state) {
+  constexpr int64_t kSteps = 1000;
+  int trainers = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    ServerSpec spec;
+    spec.name = "@ps0 (127.0.0.1:6170)";
+    spec.endpoint = "127.0.0.1:6170";
+    spec.trainers = trainers;
+    StatusOr<std::unique_ptr<BenchServer>> server =
+        BenchServer::create(std::move(spec));
+    if (failed(state, server.status()))
+      return;
+    Transport &transport = (*server)->transport();
+    FirstError errors;
+    std::thread serving([&] { errors.record((*server)->server().serve()); });
+    Deadline::Clock::time_point first, last;
+    std::vector<std::thread> threads;
+    for (int trainer = 0; trainer < trainers; ++trainer)
+      threads.emplace_back([&, trainer] {
+        auto run = [&]() -> Status {
+          // The startup step: a pull phase of its own.
+          OPENKS_RETURN_IF_ERROR(
+              transport.fetchBarrier(0, trainer, deadline()));
+          for (int64_t step = 1; step <= kSteps; ++step) {
+            OPENKS_RETURN_IF_ERROR(
+                transport.sendBarrier(0, trainer, deadline()));
+            OPENKS_RETURN_IF_ERROR(
+                transport.fetchBarrier(0, trainer, deadline()));
+            if (trainer == 0 && step == 1)
+              first = Deadline::Clock::now();
+          }
+          if (trainer == 0)
+            last = Deadline::Clock::now();
+          return transport.complete(0, trainer, deadline());
+        };
+        if (Status status = run(); !status.isOk()) {
+          errors.record(status);
+          transport.abort(0, trainer, status);
+        }
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+    serving.join();
+    if (failed(state, errors.get()))
+      return;
+    state.SetIterationTime(std::chrono::duration<double>(last - first).count());
+  }
+  state.counters["us/step"] = benchmark::Counter(
+      (kSteps - 1) / 1e6, benchmark::Counter::kIsIterationInvariantRate |
+                              benchmark::Counter::kInvert);
+}
+
+/// The MLP example's step: its global batch and its data.
+constexpr int64_t kBatch = 64;
+const char *const kMlpData = "synthetic:classes=10,seed=7";
+
+/// docs/examples/mlp.mlir minimized with SGD (lr 0.1), and the same
+/// transpiled for one sync server and one trainer; built once.
+class MlpPrograms {
+public:
+  /// Returns the programs, or null after printing why they cannot be built.
+  static MlpPrograms *get() {
+    static std::unique_ptr<MlpPrograms> programs = build();
+    return programs.get();
+  }
+
+  /// Returns a single-process trainer of the minimized step.
+  StatusOr<std::unique_ptr<LocalTrainer>> localTrainer() {
+    train::StepOp step;
+    minimized_->walk([&](train::StepOp op) { step = op; });
+    FailureOr<ParameterStore> store =
+        buildParameterStore(step->getParentOp(), planOptions());
+    if (mlir::failed(store))
+      return Status::internal("cannot build the MLP's parameter store");
+    FailureOr<Plan> plan = buildPlan(step.getBody(), *store, planOptions());
+    if (mlir::failed(plan))
+      return Status::internal("cannot build the MLP's step plan");
+    return LocalTrainer::create(std::move(*store), std::move(*plan), kMlpData);
+  }
+
+  /// Returns the loaded job.
+  StatusOr<JobSpec> job() {
+    FailureOr<JobSpec> job = buildJob(*transpiled_, planOptions());
+    if (mlir::failed(job))
+      return Status::internal("cannot load the MLP's job");
+    return std::move(*job);
+  }
+
+private:
+  template <typename T> using FailureOr = mlir::FailureOr<T>;
+
+  static PlanOptions planOptions() {
+    PlanOptions options;
+    options.maxBatch = kBatch;
+    return options;
+  }
+
+  static std::unique_ptr<MlpPrograms> build() {
+    auto programs = std::make_unique<MlpPrograms>();
+    if (mlir::failed(programs->compile()))
+      return nullptr;
+    return programs;
+  }
+
+  mlir::LogicalResult compile() {
+    registerAllPasses();
+    mlir::DialectRegistry registry;
+    registerAllDialects(registry);
+    context_.appendDialectRegistry(registry);
+    context_.loadAllAvailableDialects();
+    minimized_ = mlir::parseSourceFile<mlir::ModuleOp>(
+        OPENKS_SOURCE_DIR "/docs/examples/mlp.mlir", &context_);
+    if (!minimized_)
+      return mlir::failure();
+    MinimizeOptions minimize;
+    minimize.optimizer = OptimizerKind::SGD;
+    minimize.learningRate = 0.1;
+    auto pm = mlir::PassManager::on<mlir::ModuleOp>(&context_);
+    buildMinimizePipeline(pm, minimize);
+    if (mlir::failed(pm.run(*minimized_)))
+      return mlir::failure();
+
+    transpiled_ = minimized_->clone();
+    TranspileOptions transpile;
+    transpile.pservers = {"127.0.0.1:6170"};
+    transpile.trainers = 1;
+    auto transpilePm = mlir::PassManager::on<mlir::ModuleOp>(&context_);
+    buildTranspilePipeline(transpilePm, transpile);
+    return transpilePm.run(*transpiled_);
+  }
+
+  mlir::MLIRContext context_;
+  mlir::OwningOpRef<mlir::ModuleOp> minimized_, transpiled_;
+};
+
+void setSamplesPerSecond(benchmark::State &state) {
+  state.counters["samples/s"] =
+      benchmark::Counter(kBatch, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// One step of single-process training: the next batch, forward, backward
+/// and the SGD update, as `openks-run` runs it without servers.
+void BM_MlpLocal(benchmark::State &state) {
+  MlpPrograms *programs = MlpPrograms::get();
+  if (!programs) {
+    state.SkipWithError("cannot compile docs/examples/mlp.mlir");
+    return;
+  }
+  StatusOr<std::unique_ptr<LocalTrainer>> trainer = programs->localTrainer();
+  if (failed(state, trainer.status()) || failed(state, (*trainer)->start()))
+    return;
+  for (auto _ : state)
+    if (failed(state, (*trainer)->step(kBatch)))
+      break;
+  setSamplesPerSecond(state);
+}
+
+/// One step of the same training by one trainer and one sync server, each
+/// a thread, as InProcessJob runs them: the next batch, forward, backward,
+/// push every gradient, the send barrier, the server's updates, pull every
+/// block and the fetch barrier.
+void BM_MlpSync(benchmark::State &state) {
+  MlpPrograms *programs = MlpPrograms::get();
+  if (!programs) {
+    state.SkipWithError("cannot compile docs/examples/mlp.mlir");
+    return;
+  }
+  StatusOr<JobSpec> job = programs->job();
+  if (failed(state, job.status()))
+    return;
+  StatusOr<std::unique_ptr<BenchServer>> server =
+      BenchServer::create(std::move(job->servers.front()));
+  if (failed(state, server.status()))
+    return;
+  Transport &transport = (*server)->transport();
+  StatusOr<std::unique_ptr<WorkerRole>> worker =
+      WorkerRole::create(job->worker, transport, /*trainer=*/0, kTimeout);
+  std::unique_ptr<DataSource> source;
+  Status status = worker.status();
+  if (status.isOk())
+    status = openDataSource(kMlpData, job->worker.main.inputSpecs(), Shard{},
+                            source);
+  if (failed(state, status))
+    return;
+
+  FirstError errors;
+  std::thread serving([&] { errors.record((*server)->server().serve()); });
+  status = (*worker)->start();
+  for (auto _ : state) {
+    if (status.isOk())
+      status = source->next(kBatch, (*worker)->inputs());
+    if (status.isOk())
+      status = (*worker)->step();
+    if (!status.isOk())
+      break;
+  }
+  if (status.isOk())
+    status = (*worker)->finish();
+  else
+    (*worker)->abort(status);
+  serving.join();
+  if (status.isOk())
+    status = errors.get();
+  if (failed(state, status))
+    return;
+  setSamplesPerSecond(state);
+}
+
+/// The sync pair crosses threads: samples/s is by the clock on the wall, and
+/// the CPU time is the whole process's, every thread's work. The wall clock
+/// of a shared machine needs more repetitions than the others.
+void trainingSettings(benchmark::internal::Benchmark *benchmark) {
+  benchmark->UseRealTime()->MeasureProcessCPUTime()->Repetitions(15)->Unit(
+      benchmark::kMillisecond);
+}
+
+} // namespace
+
+BENCHMARK(BM_Memcpy)->Apply(blockSizes);
+BENCHMARK(BM_SgdUpdate)->Apply(blockSizes);
+BENCHMARK(BM_PushTakeOnly)->Apply(blockSizes);
+BENCHMARK(BM_PushSgd)->Apply(blockSizes);
+BENCHMARK(BM_Pull)->Apply(blockSizes);
+BENCHMARK(BM_MlpLocal)->Apply(trainingSettings);
+BENCHMARK(BM_MlpSync)->Apply(trainingSettings);
+BENCHMARK(BM_Barrier)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(4)
+    ->Arg(8)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
