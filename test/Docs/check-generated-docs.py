@@ -32,7 +32,10 @@ def published_pages(published):
 def problems(generated, published):
     pages = read(os.path.join(generated, "generated-docs.txt")).split()
     for page in pages:
-        fresh = read(os.path.join(generated, page))
+        fresh_path = os.path.join(generated, page)
+        if not os.path.exists(fresh_path):
+            sys.exit(f"{fresh_path}: not generated; build the target openks-docs")
+        fresh = read(fresh_path)
         committed_path = os.path.join(published, page)
         if not os.path.exists(committed_path):
             yield f"docs/generated/{page}: missing"
@@ -51,6 +54,8 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     generated, published = sys.argv[1], sys.argv[2]
+    if not os.path.exists(os.path.join(generated, "generated-docs.txt")):
+        sys.exit(f"{generated}: no generated-docs.txt; configure the build with CMake")
     found = list(problems(generated, published))
     for problem in found:
         print(problem)
