@@ -6,8 +6,9 @@
 //
 // Private to lib/Runtime/Loader: the state of building one plan, shared by
 // the files that lower its ops. PlanBuilder.cpp lowers the train dialect and
-// the data movement of the ps dialect (split, concat); CommunicationLowering
-// .cpp lowers the ops that talk to servers.
+// the data movement of the ps dialect (split, concat); OptimizerLowering.cpp
+// lowers the optimizer ops; CommunicationLowering.cpp lowers the ops that
+// talk to servers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,8 @@ private:
   mlir::LogicalResult lowerFill(train::FillOp op);
   /// Lowers ps.send, ps.recv and the barriers (CommunicationLowering.cpp).
   mlir::LogicalResult lowerCommunication(mlir::Operation *op);
+  /// Lowers an optimizer op (OptimizerLowering.cpp).
+  mlir::LogicalResult lowerOptimizer(train::OptimizerOpInterface op);
 
   /// Returns the parameter `name` after checking that the store has it, with
   /// the element type and shape of `type` if given; reports on `op` if not.
