@@ -236,8 +236,15 @@ def BuildServersPass : Pass<"openks-build-servers", "::mlir::ModuleOp"> {
     sync mode, one per trainer and step otherwise, which is the count
     Paddle's global (or summed per-trainer) counter keeps.
 
-    Requires `ps.job`, `ps.slices` and `ps.placement`. Optimize-role ops
-    must be element-wise (the ones openks-append-optimizer creates are).
+    A parameter's own clipping, regularization and learning-rate scale are
+    optimize-role ops, so they run in its regions like the optimizer, on
+    the block. Requires `ps.job`, `ps.slices` and `ps.placement`.
+    Optimize-role ops must be element-wise, so that a block's update is
+    the same rows of the whole parameter's; a clip by norm
+    (`train.clip_by_norm`, `train.clip_by_global_norm`) is not, and a
+    parameter clipped by norm that is split into several blocks is refused
+    with an error naming it (except in GEO mode, where the optimizer stays
+    on the trainers).
   }];
   let dependentDialects = ["::openks::ps::PSDialect",
                            "::openks::train::TrainDialect"];
