@@ -305,6 +305,8 @@ LogicalResult TrainExporter::exportOptimizer(OptimizerOpInterface op) {
         state("Moment", "MomentOut", adagrad.getMomentAttr());
         spec.attrs = {{"epsilon", f32(adagrad.getEpsilon().convertToDouble())}};
       });
+  if (spec.type.empty())
+    return op->emitOpError("cannot be exported to a Paddle program yet");
   ++updates[param];
   // Paddle's transpiler finds (parameter, gradient) pairs here.
   spec.attrs.push_back(
