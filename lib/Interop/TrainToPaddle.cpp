@@ -646,6 +646,10 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
             tables[embedding.getIds()] = spec.inputs.front().second.front();
             return success();
           })
+          .Case<ClipOp, ClipByNormOp, SignOp>([&](Operation *) {
+            return op->emitOpError("cannot be exported to a Paddle program "
+                                   "yet");
+          })
           .Default([&](Operation *) {
             return op->emitOpError("has no Paddle counterpart");
           });
