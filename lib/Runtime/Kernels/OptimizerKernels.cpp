@@ -44,10 +44,26 @@ static Status writeScalar(const char *op, Tensor &tensor, double value) {
   });
 }
 
+/// A state tensor an optimizer updates with its parameter, and its name in
+/// error messages.
+using NamedState = std::pair<const char *, const Tensor *>;
+
+/// Checks that the gradient and the element-wise `state` have the element
+/// type and shape of `param`, and reads the learning rate into `rate`;
+/// errors name the kernel `op`.
+static Status checkUpdate(const char *op, const Tensor &param,
+                          const Tensor &grad,
+                          std::initializer_list<NamedState> state,
+                          const Tensor &lr, double &rate) {
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "grad", grad, param));
+  for (auto [name, tensor] : state)
+    OPENKS_RETURN_IF_ERROR(checkLike(op, name, *tensor, param));
+  return readScalar(op, "lr", lr, rate);
+}
+
 Status kernels::sgd(Tensor &param, const Tensor &grad, const Tensor &lr) {
-  OPENKS_RETURN_IF_ERROR(checkLike("sgd", "grad", grad, param));
   double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar("sgd", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(checkUpdate("sgd", param, grad, {}, lr, rate));
   return dispatchFloat("sgd", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     flat<T>(param) -= static_cast<T>(rate) * flat<T>(grad);
@@ -56,10 +72,9 @@ Status kernels::sgd(Tensor &param, const Tensor &grad, const Tensor &lr) {
 
 Status kernels::momentum(Tensor &param, Tensor &velocity, const Tensor &grad,
                          const Tensor &lr, double mu, bool nesterov) {
-  OPENKS_RETURN_IF_ERROR(checkLike("momentum", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("momentum", "velocity", velocity, param));
   double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar("momentum", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(checkUpdate("momentum", param, grad,
+                                     {{"velocity", &velocity}}, lr, rate));
   return dispatchFloat("momentum", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     auto v = flat<T>(velocity);
@@ -76,11 +91,10 @@ Status kernels::adam(Tensor &param, Tensor &moment1, Tensor &moment2,
                      Tensor &beta1Pow, Tensor &beta2Pow, const Tensor &grad,
                      const Tensor &lr, double beta1, double beta2,
                      double epsilon) {
-  OPENKS_RETURN_IF_ERROR(checkLike("adam", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("adam", "moment1", moment1, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("adam", "moment2", moment2, param));
   double rate, beta1Power, beta2Power;
-  OPENKS_RETURN_IF_ERROR(readScalar("adam", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(
+      checkUpdate("adam", param, grad,
+                  {{"moment1", &moment1}, {"moment2", &moment2}}, lr, rate));
   OPENKS_RETURN_IF_ERROR(readScalar("adam", "beta1_pow", beta1Pow, beta1Power));
   OPENKS_RETURN_IF_ERROR(readScalar("adam", "beta2_pow", beta2Pow, beta2Power));
   // The bias-corrected step size, as Paddle's adam op computes it.
@@ -101,10 +115,9 @@ Status kernels::adam(Tensor &param, Tensor &moment1, Tensor &moment2,
 
 Status kernels::adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
                         const Tensor &lr, double epsilon) {
-  OPENKS_RETURN_IF_ERROR(checkLike("adagrad", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("adagrad", "moment", moment, param));
   double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar("adagrad", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(
+      checkUpdate("adagrad", param, grad, {{"moment", &moment}}, lr, rate));
   return dispatchFloat("adagrad", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     auto g = flat<T>(grad);
@@ -121,13 +134,12 @@ static Status rmspropUpdate(const char *op, Tensor &param, Tensor &meanSquare,
                             Tensor &moment, Tensor *meanGrad,
                             const Tensor &grad, const Tensor &lr, double decay,
                             double epsilon, double momentum) {
-  OPENKS_RETURN_IF_ERROR(checkLike(op, "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike(op, "mean_square", meanSquare, param));
-  OPENKS_RETURN_IF_ERROR(checkLike(op, "moment", moment, param));
+  double rate;
+  OPENKS_RETURN_IF_ERROR(checkUpdate(
+      op, param, grad, {{"mean_square", &meanSquare}, {"moment", &moment}}, lr,
+      rate));
   if (meanGrad)
     OPENKS_RETURN_IF_ERROR(checkLike(op, "mean_grad", *meanGrad, param));
-  double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar(op, "lr", lr, rate));
   return dispatchFloat(op, param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T rho = static_cast<T>(decay), rest = static_cast<T>(1 - decay);
@@ -166,10 +178,9 @@ Status kernels::centeredRmsprop(Tensor &param, Tensor &meanSquare,
 Status kernels::decayedAdagrad(Tensor &param, Tensor &moment,
                                const Tensor &grad, const Tensor &lr,
                                double decay, double epsilon) {
-  OPENKS_RETURN_IF_ERROR(checkLike("decayed_adagrad", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("decayed_adagrad", "moment", moment, param));
   double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar("decayed_adagrad", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(checkUpdate("decayed_adagrad", param, grad,
+                                     {{"moment", &moment}}, lr, rate));
   return dispatchFloat("decayed_adagrad", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     auto g = flat<T>(grad);
@@ -183,11 +194,10 @@ Status kernels::decayedAdagrad(Tensor &param, Tensor &moment,
 Status kernels::ftrl(Tensor &param, Tensor &squared, Tensor &linear,
                      const Tensor &grad, const Tensor &lr, double l1, double l2,
                      double lrPower) {
-  OPENKS_RETURN_IF_ERROR(checkLike("ftrl", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("ftrl", "squared", squared, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("ftrl", "linear", linear, param));
   double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar("ftrl", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(
+      checkUpdate("ftrl", param, grad,
+                  {{"squared", &squared}, {"linear", &linear}}, lr, rate));
   return dispatchFloat("ftrl", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     // Paddle's kernel adds 1e-10 to both coefficients.
@@ -215,11 +225,10 @@ Status kernels::ftrl(Tensor &param, Tensor &squared, Tensor &linear,
 Status kernels::adamax(Tensor &param, Tensor &moment, Tensor &infNorm,
                        Tensor &beta1Pow, const Tensor &grad, const Tensor &lr,
                        double beta1, double beta2, double epsilon) {
-  OPENKS_RETURN_IF_ERROR(checkLike("adamax", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("adamax", "moment", moment, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("adamax", "inf_norm", infNorm, param));
   double rate, beta1Power;
-  OPENKS_RETURN_IF_ERROR(readScalar("adamax", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(
+      checkUpdate("adamax", param, grad,
+                  {{"moment", &moment}, {"inf_norm", &infNorm}}, lr, rate));
   OPENKS_RETURN_IF_ERROR(
       readScalar("adamax", "beta1_pow", beta1Pow, beta1Power));
   // The bias-corrected step size of Paddle's adamax op.

@@ -179,7 +179,35 @@ std::vector<OptimizerCase> optimizerCases() {
   };
 }
 
-class SyncOptimizerTest : public JobTest,
+/// Trains one program in sync mode and in one process.
+class SyncTrainingTest : public JobTest {
+protected:
+  /// Minimizes `source` (whose float type is `floatType`) with `minimize`,
+  /// transpiles it for `layout`, and checks 6 steps of 12 rows against
+  /// local training.
+  void expectTrainsAsLocal(const std::string &source,
+                           const MinimizeOptions &minimize,
+                           const std::string &floatType, const Layout &layout) {
+    OwningOpRef<ModuleOp> program = minimized(source, minimize);
+    ASSERT_TRUE(program);
+    TranspileOptions transpile;
+    transpile.pservers = loopbackEndpoints(layout.servers);
+    transpile.trainers = layout.trainers;
+    transpile.minBlockSize = layout.minBlockSize;
+    transpile.splitMethod = layout.splitMethod;
+    OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+    const int64_t batch = 12;
+    std::optional<JobSpec> spec = loadJob(*job, batch);
+    ASSERT_TRUE(spec);
+    std::unique_ptr<LocalTrainer> reference =
+        localTrainer(*program, batch, kOddShapesData);
+    ASSERT_TRUE(reference);
+    expectEqualsLocal(*spec, *reference, /*steps=*/6, batch, kOddShapesData,
+                      floatType == "f64" ? 1e-12 : 1e-5);
+  }
+};
+
+class SyncOptimizerTest : public SyncTrainingTest,
                           public ::testing::WithParamInterface<
                               std::tuple<OptimizerCase, const char *, Layout>> {
 };
@@ -189,25 +217,8 @@ TEST_P(SyncOptimizerTest, EveryStepEqualsLocalTraining) {
   MinimizeOptions minimize;
   minimize.learningRate = 0.3;
   optimizer.configure(minimize);
-  OwningOpRef<ModuleOp> program =
-      minimized(fmt::format(kOddShapesProgram, floatType), minimize);
-  ASSERT_TRUE(program);
-
-  TranspileOptions transpile;
-  transpile.pservers = loopbackEndpoints(layout.servers);
-  transpile.trainers = layout.trainers;
-  transpile.minBlockSize = layout.minBlockSize;
-  transpile.splitMethod = layout.splitMethod;
-  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
-  const int64_t batch = 12;
-  std::optional<JobSpec> spec = loadJob(*job, batch);
-  ASSERT_TRUE(spec);
-  std::unique_ptr<LocalTrainer> reference =
-      localTrainer(*program, batch, kOddShapesData);
-  ASSERT_TRUE(reference);
-  bool f64 = std::string(floatType) == "f64";
-  expectEqualsLocal(*spec, *reference, /*steps=*/6, batch, kOddShapesData,
-                    f64 ? 1e-12 : 1e-5);
+  expectTrainsAsLocal(fmt::format(kOddShapesProgram, floatType), minimize,
+                      floatType, layout);
 }
 
 std::string describeOptimizerCase(
@@ -253,7 +264,7 @@ const std::vector<std::pair<std::string, std::string>> kSettings = {
     {"s", "l1_decay 0.1 clip_norm 0.001"},
 };
 
-class SyncSettingsTest : public JobTest,
+class SyncSettingsTest : public SyncTrainingTest,
                          public ::testing::WithParamInterface<
                              std::tuple<OptimizerKind, const char *, Layout>> {
 };
@@ -264,26 +275,9 @@ TEST_P(SyncSettingsTest, EveryStepEqualsLocalTraining) {
   minimize.optimizer = kind;
   minimize.learningRate = 0.3;
   minimize.weightDecay = 0.01;
-  OwningOpRef<ModuleOp> program = minimized(
+  expectTrainsAsLocal(
       withSettings(fmt::format(kOddShapesProgram, floatType), kSettings),
-      minimize);
-  ASSERT_TRUE(program);
-
-  TranspileOptions transpile;
-  transpile.pservers = loopbackEndpoints(layout.servers);
-  transpile.trainers = layout.trainers;
-  transpile.minBlockSize = layout.minBlockSize;
-  transpile.splitMethod = layout.splitMethod;
-  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
-  const int64_t batch = 12;
-  std::optional<JobSpec> spec = loadJob(*job, batch);
-  ASSERT_TRUE(spec);
-  std::unique_ptr<LocalTrainer> reference =
-      localTrainer(*program, batch, kOddShapesData);
-  ASSERT_TRUE(reference);
-  bool f64 = std::string(floatType) == "f64";
-  expectEqualsLocal(*spec, *reference, /*steps=*/6, batch, kOddShapesData,
-                    f64 ? 1e-12 : 1e-5);
+      minimize, floatType, layout);
 }
 
 std::string describeSettingsCase(
