@@ -49,10 +49,10 @@ private:
   mlir::LogicalResult lowerRead(train::ReadOp op);
   mlir::LogicalResult lowerYield(train::YieldOp op);
   mlir::LogicalResult lowerFill(train::FillOp op);
-  /// Lowers ps.send, ps.recv and the barriers (CommunicationLowering.cpp).
-  mlir::LogicalResult lowerCommunication(mlir::Operation *op);
   /// Lowers an optimizer op (OptimizerLowering.cpp).
   mlir::LogicalResult lowerOptimizer(train::OptimizerOpInterface op);
+  /// Lowers ps.send, ps.recv and the barriers (CommunicationLowering.cpp).
+  mlir::LogicalResult lowerCommunication(mlir::Operation *op);
 
   /// Returns the parameter `name` after checking that the store has it, with
   /// the element type and shape of `type` if given; reports on `op` if not.
