@@ -305,6 +305,8 @@ LogicalResult TrainExporter::exportOptimizer(OptimizerOpInterface op) {
         state("Moment", "MomentOut", adagrad.getMomentAttr());
         spec.attrs = {{"epsilon", f32(adagrad.getEpsilon().convertToDouble())}};
       });
+  if (spec.type.empty())
+    return op->emitOpError("cannot be exported to a Paddle program yet");
   ++updates[param];
   // Paddle's transpiler finds (parameter, gradient) pairs here.
   spec.attrs.push_back(
@@ -643,6 +645,10 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
               return failure();
             tables[embedding.getIds()] = spec.inputs.front().second.front();
             return success();
+          })
+          .Case<ClipOp, ClipByNormOp, SignOp>([&](Operation *) {
+            return op->emitOpError("cannot be exported to a Paddle program "
+                                   "yet");
           })
           .Default([&](Operation *) {
             return op->emitOpError("has no Paddle counterpart");

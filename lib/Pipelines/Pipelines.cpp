@@ -28,6 +28,12 @@ AppendOptimizerPassOptions MinimizeOptions::appendOptimizerOptions() const {
   options.beta1 = beta1;
   options.beta2 = beta2;
   options.epsilon = epsilon;
+  options.rho = rho;
+  options.rmspropMomentum = rmspropMomentum;
+  options.centered = centered;
+  options.ftrlL1 = ftrlL1;
+  options.ftrlL2 = ftrlL2;
+  options.lrPower = lrPower;
   options.weightDecay = weightDecay;
   options.clipGlobalNorm = clipGlobalNorm;
   options.lrSchedule = lrSchedule;

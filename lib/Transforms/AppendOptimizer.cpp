@@ -3,6 +3,13 @@
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
+//
+// Paddle's Optimizer.apply_gradients: per parameter, in name order, the
+// gradient is clipped, regularized and applied with the parameter's
+// learning rate. A parameter's own settings (its ParamAttr) take precedence
+// over the optimizer's.
+//
+//===----------------------------------------------------------------------===//
 
 #include "CheckedOptionsPass.h"
 #include "openks/Transforms/Passes.h"
@@ -45,11 +52,22 @@ struct AppendOptimizerPass
   void runOnOperation() override;
 
 private:
+  /// One state parameter an optimizer needs: `<param><suffix>`, of `type`,
+  /// starting at `init`.
+  struct StateSpec {
+    StringRef suffix;
+    RankedTensorType type;
+    double init;
+  };
+
   LogicalResult rewriteStep(StepOp step);
   /// Creates a frozen parameter `name` before `step`, or fails on `step` if
   /// the name is taken.
   FailureOr<FlatSymbolRefAttr> createState(StepOp step, StringRef name,
                                            RankedTensorType type, double value);
+  /// Creates the state parameters of `param` that `specs` describe.
+  FailureOr<SmallVector<FlatSymbolRefAttr>>
+  createStates(StepOp step, ParamOp param, ArrayRef<StateSpec> specs);
 
   /// The symbol table of the program being rewritten (one lookup structure
   /// for all state parameters keeps the pass linear).
@@ -57,9 +75,21 @@ private:
   /// Emits the learning rate of this step, tagged with its roles.
   FailureOr<Value> emitLearningRate(OpBuilder &builder, StepOp step,
                                     Type elementType);
+  /// Emits the parameter's own clipping of `grad`, if it has one.
+  Value emitClip(OpBuilder &builder, ParamOp param, Value grad);
+  /// Emits the regularization of `grad`: the parameter's own, or else the
+  /// optimizer's weight decay.
+  Value emitRegularization(OpBuilder &builder, ParamOp param, Value grad);
   /// Emits the update of one parameter.
-  LogicalResult emitUpdate(OpBuilder &builder, StepOp step,
-                           FlatSymbolRefAttr param, Value grad, Value lr);
+  LogicalResult emitUpdate(OpBuilder &builder, StepOp step, ParamOp param,
+                           Value grad, Value lr);
+  /// Emits the optimizer op of `param` with its state.
+  FailureOr<Operation *> emitOptimizer(OpBuilder &builder, StepOp step,
+                                       ParamOp param, Value grad, Value lr);
+  /// Returns the epsilon option, or `fallback` when it is 0.
+  double epsilonOr(double fallback) const {
+    return epsilon > 0 ? double(epsilon) : fallback;
+  }
 };
 
 } // namespace
@@ -77,6 +107,20 @@ AppendOptimizerPass::createState(StepOp step, StringRef name,
       /*frozen=*/true);
   programSymbols->insert(param);
   return FlatSymbolRefAttr::get(param.getSymNameAttr());
+}
+
+FailureOr<SmallVector<FlatSymbolRefAttr>>
+AppendOptimizerPass::createStates(StepOp step, ParamOp param,
+                                  ArrayRef<StateSpec> specs) {
+  SmallVector<FlatSymbolRefAttr> state;
+  for (const StateSpec &spec : specs) {
+    FailureOr<FlatSymbolRefAttr> symbol = createState(
+        step, (param.getSymName() + spec.suffix).str(), spec.type, spec.init);
+    if (failed(symbol))
+      return failure();
+    state.push_back(*symbol);
+  }
+  return state;
 }
 
 FailureOr<Value> AppendOptimizerPass::emitLearningRate(OpBuilder &builder,
@@ -121,69 +165,145 @@ FailureOr<Value> AppendOptimizerPass::emitLearningRate(OpBuilder &builder,
   return rate;
 }
 
-LogicalResult AppendOptimizerPass::emitUpdate(OpBuilder &builder, StepOp step,
-                                              FlatSymbolRefAttr param,
-                                              Value grad, Value lr) {
+/// Tags `ops` as optimize-role ops and returns the value of the last.
+static Value optimizeRole(std::initializer_list<Operation *> ops) {
+  for (Operation *op : ops)
+    setRole(op, Role::Optimize);
+  return ops.end()[-1]->getResult(0);
+}
+
+Value AppendOptimizerPass::emitClip(OpBuilder &builder, ParamOp param,
+                                    Value grad) {
   Location loc = grad.getLoc();
-  auto type = cast<RankedTensorType>(grad.getType());
-  std::string name = param.getValue().str();
-  if (weightDecay > 0) {
-    auto value = ReadOp::create(builder, loc, type, param);
-    auto decay = ScaleOp::create(builder, loc, type, value,
-                                 builder.getF64FloatAttr(weightDecay));
-    auto regularized = AddOp::create(builder, loc, grad, decay);
-    for (Operation *op : {value.getOperation(), decay.getOperation(),
-                          regularized.getOperation()})
-      setRole(op, Role::Optimize);
-    grad = regularized;
+  if (std::optional<APFloat> max = param.getClipMax()) {
+    double upper = max->convertToDouble();
+    double lower =
+        param.getClipMin() ? param.getClipMin()->convertToDouble() : -upper;
+    return optimizeRole(
+        {ClipOp::create(builder, loc, grad, builder.getF64FloatAttr(lower),
+                        builder.getF64FloatAttr(upper))});
   }
+  if (std::optional<APFloat> norm = param.getClipNorm())
+    return optimizeRole({ClipByNormOp::create(
+        builder, loc, grad, builder.getF64FloatAttr(norm->convertToDouble()))});
+  return grad;
+}
+
+Value AppendOptimizerPass::emitRegularization(OpBuilder &builder, ParamOp param,
+                                              Value grad) {
+  // A regularizer of the parameter's own replaces the optimizer's, as in
+  // Paddle; a coefficient of 0 turns regularization off for it.
+  double l1 = 0, l2 = weightDecay;
+  if (param.getL1Decay() || param.getL2Decay()) {
+    l1 = param.getL1Decay() ? param.getL1Decay()->convertToDouble() : 0;
+    l2 = param.getL2Decay() ? param.getL2Decay()->convertToDouble() : 0;
+  }
+  if (l1 == 0 && l2 == 0)
+    return grad;
+  Location loc = grad.getLoc();
+  auto value = ReadOp::create(builder, loc, param.getParameterType(),
+                              FlatSymbolRefAttr::get(param.getSymNameAttr()));
+  setRole(value, Role::Optimize);
+  // L1 adds l1 * sign(param) (Paddle's sign + scale), L2 l2 * param.
+  Value decayed = value;
+  if (l1 > 0)
+    decayed = optimizeRole({SignOp::create(builder, loc, value)});
+  auto decay = ScaleOp::create(builder, loc, decayed,
+                               builder.getF64FloatAttr(l1 > 0 ? l1 : l2));
+  return optimizeRole({decay, AddOp::create(builder, loc, grad, decay)});
+}
+
+LogicalResult AppendOptimizerPass::emitUpdate(OpBuilder &builder, StepOp step,
+                                              ParamOp param, Value grad,
+                                              Value lr) {
+  grad = emitClip(builder, param, grad);
+  grad = emitRegularization(builder, param, grad);
+  if (std::optional<APFloat> scale = param.getLrScale();
+      scale && !scale->isExactlyValue(1.0))
+    lr = optimizeRole(
+        {ScaleOp::create(builder, lr.getLoc(), lr,
+                         builder.getF64FloatAttr(scale->convertToDouble()))});
+  FailureOr<Operation *> update = emitOptimizer(builder, step, param, grad, lr);
+  if (failed(update))
+    return failure();
+  setRole(*update, Role::Optimize);
+  return success();
+}
+
+FailureOr<Operation *>
+AppendOptimizerPass::emitOptimizer(OpBuilder &builder, StepOp step,
+                                   ParamOp param, Value grad, Value lr) {
+  Location loc = grad.getLoc();
+  RankedTensorType type = param.getParameterType();
   auto scalar = RankedTensorType::get({}, type.getElementType());
-  Operation *update = nullptr;
+  auto name = FlatSymbolRefAttr::get(param.getSymNameAttr());
+  auto f64 = [&](double value) { return builder.getF64FloatAttr(value); };
+  FailureOr<SmallVector<FlatSymbolRefAttr>> state;
   switch (optimizer) {
   case OptimizerKind::SGD:
-    update = SgdOp::create(builder, loc, param, grad, lr);
-    break;
-  case OptimizerKind::Momentum: {
-    FailureOr<FlatSymbolRefAttr> velocity =
-        createState(step, name + ".velocity", type, 0);
-    if (failed(velocity))
+    return SgdOp::create(builder, loc, name, grad, lr).getOperation();
+  case OptimizerKind::Momentum:
+    if (failed(state = createStates(step, param, {{".velocity", type, 0}})))
       return failure();
-    update = MomentumOp::create(builder, loc, param, grad, lr, *velocity,
-                                builder.getF64FloatAttr(momentum),
-                                nesterov ? builder.getUnitAttr() : nullptr);
-    break;
-  }
-  case OptimizerKind::Adam: {
-    SmallVector<FlatSymbolRefAttr, 4> state;
-    for (auto [suffix, stateType, init] :
-         {std::tuple(".moment1", type, 0.0), std::tuple(".moment2", type, 0.0),
-          std::tuple(".beta1_pow", scalar, double(beta1)),
-          std::tuple(".beta2_pow", scalar, double(beta2))}) {
-      FailureOr<FlatSymbolRefAttr> symbol =
-          createState(step, name + suffix, stateType, init);
-      if (failed(symbol))
-        return failure();
-      state.push_back(*symbol);
-    }
-    update = AdamOp::create(
-        builder, loc, param, grad, lr, state[0], state[1], state[2], state[3],
-        builder.getF64FloatAttr(beta1), builder.getF64FloatAttr(beta2),
-        builder.getF64FloatAttr(epsilon > 0 ? epsilon : 1e-8));
-    break;
-  }
-  case OptimizerKind::Adagrad: {
-    FailureOr<FlatSymbolRefAttr> moment =
-        createState(step, name + ".moment", type, 0);
-    if (failed(moment))
+    return MomentumOp::create(builder, loc, name, grad, lr, (*state)[0],
+                              f64(momentum),
+                              nesterov ? builder.getUnitAttr() : nullptr)
+        .getOperation();
+  case OptimizerKind::Adam:
+    if (failed(state = createStates(step, param,
+                                    {{".moment1", type, 0},
+                                     {".moment2", type, 0},
+                                     {".beta1_pow", scalar, beta1},
+                                     {".beta2_pow", scalar, beta2}})))
       return failure();
-    update = AdagradOp::create(
-        builder, loc, param, grad, lr, *moment,
-        builder.getF64FloatAttr(epsilon > 0 ? epsilon : 1e-6));
-    break;
+    return AdamOp::create(builder, loc, name, grad, lr, (*state)[0],
+                          (*state)[1], (*state)[2], (*state)[3], f64(beta1),
+                          f64(beta2), f64(epsilonOr(1e-8)))
+        .getOperation();
+  case OptimizerKind::Adagrad:
+    if (failed(state = createStates(step, param, {{".moment", type, 0}})))
+      return failure();
+    return AdagradOp::create(builder, loc, name, grad, lr, (*state)[0],
+                             f64(epsilonOr(1e-6)))
+        .getOperation();
+  case OptimizerKind::RMSProp: {
+    SmallVector<StateSpec, 3> specs = {{".mean_square", type, 0},
+                                       {".moment", type, 0}};
+    if (centered)
+      specs.push_back({".mean_grad", type, 0});
+    if (failed(state = createStates(step, param, specs)))
+      return failure();
+    return RmspropOp::create(builder, loc, name, grad, lr, (*state)[0],
+                             (*state)[1], centered ? (*state)[2] : nullptr,
+                             f64(rho), f64(epsilonOr(1e-6)),
+                             f64(rmspropMomentum))
+        .getOperation();
   }
+  case OptimizerKind::DecayedAdagrad:
+    if (failed(state = createStates(step, param, {{".moment", type, 0}})))
+      return failure();
+    return DecayedAdagradOp::create(builder, loc, name, grad, lr, (*state)[0],
+                                    f64(rho), f64(epsilonOr(1e-6)))
+        .getOperation();
+  case OptimizerKind::Ftrl:
+    if (failed(state = createStates(
+                   step, param, {{".squared", type, 0}, {".linear", type, 0}})))
+      return failure();
+    return FtrlOp::create(builder, loc, name, grad, lr, (*state)[0],
+                          (*state)[1], f64(ftrlL1), f64(ftrlL2), f64(lrPower))
+        .getOperation();
+  case OptimizerKind::Adamax:
+    if (failed(state = createStates(step, param,
+                                    {{".moment", type, 0},
+                                     {".inf_norm", type, 0},
+                                     {".beta1_pow", scalar, beta1}})))
+      return failure();
+    return AdamaxOp::create(builder, loc, name, grad, lr, (*state)[0],
+                            (*state)[1], (*state)[2], f64(beta1), f64(beta2),
+                            f64(epsilonOr(1e-8)))
+        .getOperation();
   }
-  setRole(update, Role::Optimize);
-  return success();
+  llvm_unreachable("unknown optimizer");
 }
 
 LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
@@ -205,21 +325,37 @@ LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
 
   programSymbols.emplace(step->getParentOp());
   OpBuilder builder(step.getBody().front().getTerminator());
+  SmallVector<ParamOp> params;
   SmallVector<Value> grads;
-  for (ParamGradOp op : paramGrads)
+  for (ParamGradOp op : paramGrads) {
+    auto param = programSymbols->lookup<ParamOp>(op.getParam());
+    if (!param)
+      return op.emitOpError("names ")
+             << op.getParamAttr() << ", which is not a train.param";
+    params.push_back(param);
     grads.push_back(op.getGrad());
-  if (clipGlobalNorm > 0) {
+  }
+  // Global-norm clipping covers the gradients without a clip of their own.
+  SmallVector<unsigned> globallyClipped;
+  for (auto [index, param] : llvm::enumerate(params))
+    if (!param.getClipMax() && !param.getClipNorm())
+      globallyClipped.push_back(index);
+  if (clipGlobalNorm > 0 && !globallyClipped.empty()) {
+    SmallVector<Value> clipped;
+    for (unsigned index : globallyClipped)
+      clipped.push_back(grads[index]);
     auto clip = ClipByGlobalNormOp::create(
-        builder, step.getLoc(), ValueRange(grads).getTypes(), grads,
+        builder, step.getLoc(), ValueRange(clipped).getTypes(), clipped,
         builder.getF64FloatAttr(clipGlobalNorm));
     setRole(clip, Role::Backward);
-    grads.assign(clip.getClipped().begin(), clip.getClipped().end());
+    for (auto [index, value] : llvm::zip(globallyClipped, clip.getClipped()))
+      grads[index] = value;
   }
   FailureOr<Value> lr = emitLearningRate(builder, step, elementType);
   if (failed(lr))
     return failure();
-  for (auto [op, grad] : llvm::zip(paramGrads, grads))
-    if (failed(emitUpdate(builder, step, op.getParamAttr(), grad, *lr)))
+  for (auto [param, grad] : llvm::zip(params, grads))
+    if (failed(emitUpdate(builder, step, param, grad, *lr)))
       return failure();
   for (ParamGradOp op : paramGrads)
     op.erase();

@@ -129,6 +129,25 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
   }
 }
 
+/// Checks that the update of a parameter split into `blocks` blocks can run
+/// on each block alone: a norm is that of the whole gradient, which no
+/// server sees, so a parameter clipped by norm must stay whole.
+static LogicalResult checkElementwise(ParamUpdate &update, size_t blocks,
+                                      StringRef pass) {
+  for (Operation *op : update.ops) {
+    if (!isa<train::ClipByNormOp, train::ClipByGlobalNormOp>(op))
+      continue;
+    int64_t elements = update.param.getParameterType().getNumElements();
+    return emitError(update.param.getLoc())
+           << pass << ": @" << update.param.getSymName()
+           << " is clipped by its norm on the servers, but is split into "
+           << blocks << " blocks, and a server sees only its block; clip it "
+           << "by value, or keep it whole with slice-var-up=false or a "
+           << "min-block-size of at least " << elements / 2 + 1;
+  }
+  return success();
+}
+
 LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
                                    StringRef pass) {
   OpBuilder builder(module.getBodyRegion());
@@ -148,6 +167,9 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
   for (ParamUpdate &update : updates) {
     SmallVector<ParamBlock> blocks = getParamBlocks(update.param);
     bool sliced = blocks.size() > 1;
+    if (sliced && job.getMode() != ps::Mode::Geo &&
+        failed(checkElementwise(update, blocks.size(), pass)))
+      return failure();
     Operation *program = update.param->getParentOp();
     llvm::DenseSet<StringAttr> elementwise;
     for (FlatSymbolRefAttr name : update.optimizer.getElementwiseState())

@@ -11,8 +11,9 @@
 using namespace mlir;
 using namespace openks;
 
-std::string openks::option_checks::checkFloatOption(StringRef name, double value,
-                                             FloatRange range) {
+std::string openks::option_checks::checkFloatOption(StringRef name,
+                                                    double value,
+                                                    FloatRange range) {
   const char *expected = nullptr;
   switch (range) {
   case FloatRange::Positive:
@@ -24,6 +25,11 @@ std::string openks::option_checks::checkFloatOption(StringRef name, double value
     if (std::isfinite(value) && value >= 0)
       return "";
     expected = "a finite number >= 0";
+    break;
+  case FloatRange::NonPositive:
+    if (std::isfinite(value) && value <= 0)
+      return "";
+    expected = "a finite number <= 0";
     break;
   case FloatRange::UnitInterval:
     if (value >= 0 && value < 1)

@@ -17,7 +17,16 @@
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=exponential decay-rate=nan" 2>&1 | FileCheck %s --check-prefix=NANRATE
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=piecewise boundaries=10 values=1.0,nan" 2>&1 | FileCheck %s --check-prefix=NANVALUE
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=piecewise boundaries=-1 values=1.0,0.5" 2>&1 | FileCheck %s --check-prefix=NEGBOUND
-// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=rmsprop" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=rmsprop rho=1" 2>&1 | FileCheck %s --check-prefix=RHO
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=decayed-adagrad rho=nan" 2>&1 | FileCheck %s --check-prefix=NANRHO
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=rmsprop rmsprop-momentum=-0.5" 2>&1 | FileCheck %s --check-prefix=RMSMOMENTUM
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=rmsprop rmsprop-momentum=inf" 2>&1 | FileCheck %s --check-prefix=INFRMSMOMENTUM
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=ftrl ftrl-l1=-1" 2>&1 | FileCheck %s --check-prefix=FTRLL1
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=ftrl ftrl-l2=nan" 2>&1 | FileCheck %s --check-prefix=FTRLL2
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=ftrl lr-power=0.5" 2>&1 | FileCheck %s --check-prefix=POWER
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=ftrl lr-power=-inf" 2>&1 | FileCheck %s --check-prefix=INFPOWER
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=adamax beta1=-0.1" 2>&1 | FileCheck %s --check-prefix=ADAMAXBETA
+// RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="optimizer=lamb" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not openks-opt %t/grads.mlir --openks-append-optimizer="lr-schedule=cosine" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 // RUN: openks-opt %t/forward.mlir --openks-append-optimizer -verify-diagnostics -split-input-file
 
@@ -37,7 +46,16 @@
 // NANRATE: error: openks-append-optimizer: option 'decay-rate' must be a positive finite number, got nan
 // NANVALUE: error: openks-append-optimizer: option 'values' must be a positive finite number, got nan
 // NEGBOUND: error: openks-append-optimizer: option 'boundaries' must be non-negative steps that increase strictly
-// UNKNOWN: for the --optimizer option: Cannot find option named 'rmsprop'!
+// RHO: error: openks-append-optimizer: option 'rho' must be in [0, 1), got 1
+// NANRHO: error: openks-append-optimizer: option 'rho' must be in [0, 1), got nan
+// RMSMOMENTUM: error: openks-append-optimizer: option 'rmsprop-momentum' must be a finite number >= 0, got -0.5
+// INFRMSMOMENTUM: error: openks-append-optimizer: option 'rmsprop-momentum' must be a finite number >= 0, got inf
+// FTRLL1: error: openks-append-optimizer: option 'ftrl-l1' must be a finite number >= 0, got -1
+// FTRLL2: error: openks-append-optimizer: option 'ftrl-l2' must be a finite number >= 0, got nan
+// POWER: error: openks-append-optimizer: option 'lr-power' must be a finite number <= 0, got 0.5
+// INFPOWER: error: openks-append-optimizer: option 'lr-power' must be a finite number <= 0, got -inf
+// ADAMAXBETA: error: openks-append-optimizer: option 'beta1' must be in [0, 1), got -0.1
+// UNKNOWN: for the --optimizer option: Cannot find option named 'lamb'!
 // SCHEDULE: for the --lr-schedule option: Cannot find option named 'cosine'!
 
 //--- grads.mlir

@@ -75,7 +75,8 @@ static cl::opt<std::string>
 static cl::opt<std::string> optimizerName(
     "optimizer",
     cl::desc("Minimize a forward-only program first with this optimizer "
-             "(sgd, momentum, adam or adagrad)"),
+             "(sgd, momentum, adam, adagrad, rmsprop, decayed-adagrad, ftrl "
+             "or adamax)"),
     cl::cat(runCategory));
 static cl::opt<double> learningRate("lr",
                                     cl::desc("Learning rate for --optimizer"),

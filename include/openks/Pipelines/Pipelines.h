@@ -33,7 +33,12 @@ struct MinimizeOptions : public mlir::PassPipelineOptions<MinimizeOptions> {
           clEnumValN(OptimizerKind::SGD, "sgd", "plain SGD"),
           clEnumValN(OptimizerKind::Momentum, "momentum", "SGD with momentum"),
           clEnumValN(OptimizerKind::Adam, "adam", "Adam"),
-          clEnumValN(OptimizerKind::Adagrad, "adagrad", "Adagrad"))};
+          clEnumValN(OptimizerKind::Adagrad, "adagrad", "Adagrad"),
+          clEnumValN(OptimizerKind::RMSProp, "rmsprop", "RMSProp"),
+          clEnumValN(OptimizerKind::DecayedAdagrad, "decayed-adagrad",
+                     "Adagrad with a decaying average"),
+          clEnumValN(OptimizerKind::Ftrl, "ftrl", "FTRL"),
+          clEnumValN(OptimizerKind::Adamax, "adamax", "Adamax"))};
   Option<double> learningRate{
       *this, "lr",
       llvm::cl::desc("Learning rate (the initial one with a schedule)"),
@@ -45,16 +50,36 @@ struct MinimizeOptions : public mlir::PassPipelineOptions<MinimizeOptions> {
                         llvm::cl::desc("Use Nesterov momentum (momentum)"),
                         llvm::cl::init(false)};
   Option<double> beta1{*this, "beta1",
-                       llvm::cl::desc("First-moment decay (adam)"),
+                       llvm::cl::desc("First-moment decay (adam, adamax)"),
                        llvm::cl::init(0.9)};
   Option<double> beta2{*this, "beta2",
-                       llvm::cl::desc("Second-moment decay (adam)"),
+                       llvm::cl::desc("Second-moment decay (adam, adamax)"),
                        llvm::cl::init(0.999)};
   Option<double> epsilon{
       *this, "epsilon",
-      llvm::cl::desc("Denominator guard (adam, adagrad); 0 picks the "
-                     "optimizer's default, 1e-8 for adam and 1e-6 for adagrad"),
+      llvm::cl::desc("Denominator guard; 0 picks the optimizer's default, "
+                     "1e-8 for adam and adamax, 1e-6 for adagrad, rmsprop and "
+                     "decayed-adagrad"),
       llvm::cl::init(0)};
+  Option<double> rho{*this, "rho",
+                     llvm::cl::desc("Decay of the squared-gradient average "
+                                    "(rmsprop, decayed-adagrad)"),
+                     llvm::cl::init(0.95)};
+  Option<double> rmspropMomentum{
+      *this, "rmsprop-momentum",
+      llvm::cl::desc("Momentum of the update (rmsprop)"), llvm::cl::init(0)};
+  Option<bool> centered{*this, "centered",
+                        llvm::cl::desc("Divide by the gradient's variance, "
+                                       "not its mean square (rmsprop)"),
+                        llvm::cl::init(false)};
+  Option<double> ftrlL1{*this, "ftrl-l1", llvm::cl::desc("L1 strength (ftrl)"),
+                        llvm::cl::init(0)};
+  Option<double> ftrlL2{*this, "ftrl-l2", llvm::cl::desc("L2 strength (ftrl)"),
+                        llvm::cl::init(0)};
+  Option<double> lrPower{
+      *this, "lr-power",
+      llvm::cl::desc("Learning-rate power, at most 0 (ftrl)"),
+      llvm::cl::init(-0.5)};
   Option<double> weightDecay{
       *this, "weight-decay",
       llvm::cl::desc("L2 regularisation coefficient (0: none)"),

@@ -292,10 +292,47 @@ Status adam(Tensor &param, Tensor &moment1, Tensor &moment2, Tensor &beta1Pow,
 Status adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
                const Tensor &lr, double epsilon);
 
+/// Paddle's rmsprop: meanSquare = decay * meanSquare + (1 - decay) * grad^2;
+/// moment = momentum * moment + lr * grad / sqrt(meanSquare + epsilon);
+/// param -= moment.
+Status rmsprop(Tensor &param, Tensor &meanSquare, Tensor &moment,
+               const Tensor &grad, const Tensor &lr, double decay,
+               double epsilon, double momentum);
+/// Centered rmsprop: also meanGrad = decay * meanGrad + (1 - decay) * grad,
+/// and the denominator is sqrt(meanSquare - meanGrad^2 + epsilon).
+Status centeredRmsprop(Tensor &param, Tensor &meanSquare, Tensor &moment,
+                       Tensor &meanGrad, const Tensor &grad, const Tensor &lr,
+                       double decay, double epsilon, double momentum);
+/// moment = decay * moment + (1 - decay) * grad^2;
+/// param -= lr * grad / (sqrt(moment) + epsilon).
+Status decayedAdagrad(Tensor &param, Tensor &moment, const Tensor &grad,
+                      const Tensor &lr, double decay, double epsilon);
+/// Paddle's ftrl, with 1e-10 added to l1 and l2 as its kernel does: updates
+/// the squared and linear accumulators and sets param to the proximal
+/// solution, 0 where |linear| <= l1.
+Status ftrl(Tensor &param, Tensor &squared, Tensor &linear, const Tensor &grad,
+            const Tensor &lr, double l1, double l2, double lrPower);
+/// Paddle's adamax: moment = beta1 * moment + (1 - beta1) * grad,
+/// infNorm = max(beta2 * infNorm + epsilon, |grad|),
+/// param -= lr / (1 - beta1Pow) * moment / infNorm; then beta1Pow *= beta1.
+Status adamax(Tensor &param, Tensor &moment, Tensor &infNorm, Tensor &beta1Pow,
+              const Tensor &grad, const Tensor &lr, double beta1, double beta2,
+              double epsilon);
+
+//===----------------------------------------------------------------------===//
+// Clipping and regularization
+//===----------------------------------------------------------------------===//
+
 /// Scales every gradient by maxNorm / max(n, maxNorm), n being the L2 norm
 /// of all of them together.
 Status clipByGlobalNorm(const std::vector<const Tensor *> &grads,
                         double maxNorm, const std::vector<Tensor *> &clipped);
+/// out = x * maxNorm / max(n, maxNorm), n being the L2 norm of x.
+Status clipByNorm(const Tensor &x, double maxNorm, Tensor &out);
+/// out = min(max(x, min), max) element-wise.
+Status clip(const Tensor &x, double min, double max, Tensor &out);
+/// out = -1, 0 or 1 as x is negative, zero or positive.
+Status sign(const Tensor &x, Tensor &out);
 
 //===----------------------------------------------------------------------===//
 // Learning-rate schedules (step: a rank-0 f32, f64 or i64 counter)

@@ -26,7 +26,7 @@ namespace openks {
 
 namespace option_checks {
 /// What a float option accepts, besides being finite.
-enum class FloatRange { Positive, NonNegative, UnitInterval };
+enum class FloatRange { Positive, NonNegative, NonPositive, UnitInterval };
 
 /// Returns "" when `value` is finite and in `range`, else a message naming
 /// the option `name`.
@@ -49,7 +49,8 @@ llvm::LogicalResult parsePassOptions(
 /// Returns "" when the optimizer options are valid, else a message naming
 /// the first bad option: every float must be finite, lr and (for their
 /// schedules) decay-rate and the piecewise values positive, momentum,
-/// epsilon, weight-decay and clip-global-norm non-negative, beta1 and beta2
+/// rmsprop-momentum, epsilon, ftrl-l1, ftrl-l2, weight-decay and
+/// clip-global-norm non-negative, lr-power at most 0, beta1, beta2 and rho
 /// in [0, 1), decay-steps at least 1, piecewise boundaries non-negative and
 /// increasing with one more value than boundaries. `OptionsT` is the
 /// generated pass, its AppendOptimizerPassOptions, or a pipeline's options:
@@ -64,6 +65,12 @@ std::string checkAppendOptimizerOptions(const OptionsT &options) {
         checkFloatOption("beta1", options.beta1, FloatRange::UnitInterval),
         checkFloatOption("beta2", options.beta2, FloatRange::UnitInterval),
         checkFloatOption("epsilon", options.epsilon, FloatRange::NonNegative),
+        checkFloatOption("rho", options.rho, FloatRange::UnitInterval),
+        checkFloatOption("rmsprop-momentum", options.rmspropMomentum,
+                         FloatRange::NonNegative),
+        checkFloatOption("ftrl-l1", options.ftrlL1, FloatRange::NonNegative),
+        checkFloatOption("ftrl-l2", options.ftrlL2, FloatRange::NonNegative),
+        checkFloatOption("lr-power", options.lrPower, FloatRange::NonPositive),
         checkFloatOption("weight-decay", options.weightDecay,
                          FloatRange::NonNegative),
         checkFloatOption("clip-global-norm", options.clipGlobalNorm,

@@ -15,7 +15,16 @@
 namespace openks {
 
 /// The update rules openks-append-optimizer can append.
-enum class OptimizerKind { SGD, Momentum, Adam, Adagrad };
+enum class OptimizerKind {
+  SGD,
+  Momentum,
+  Adam,
+  Adagrad,
+  RMSProp,
+  DecayedAdagrad,
+  Ftrl,
+  Adamax
+};
 
 /// The learning-rate schedules openks-append-optimizer can append.
 enum class LRSchedule { Constant, Exponential, Piecewise };

@@ -46,12 +46,25 @@ def AppendOptimizerPass : Pass<"openks-append-optimizer", "::mlir::ModuleOp"> {
     step counter `@"@LR_DECAY_COUNTER@"` and the ops computing the rate from
     it), and per parameter its state: `<param>.velocity` (momentum),
     `<param>.moment1`, `<param>.moment2`, `<param>.beta1_pow`,
-    `<param>.beta2_pow` (adam) or `<param>.moment` (adagrad).
+    `<param>.beta2_pow` (adam), `<param>.moment` (adagrad,
+    decayed-adagrad), `<param>.mean_square`, `<param>.moment` and, centered,
+    `<param>.mean_grad` (rmsprop), `<param>.squared`, `<param>.linear`
+    (ftrl), or `<param>.moment`, `<param>.inf_norm`, `<param>.beta1_pow`
+    (adamax).
 
-    Optional L2 weight decay adds `weight-decay * param` to each gradient;
-    optional global-norm clipping scales all gradients first. Ops are tagged
-    with their role: `optimize`, `lr_schedule`, and `backward` for clipping,
-    which in parameter-server mode runs on the trainers as in Paddle.
+    Each gradient goes through, in Paddle's order: clipping, regularization,
+    then the update with the parameter's learning rate. Optional global-norm
+    clipping scales all gradients first; optional L2 weight decay adds
+    `weight-decay * param`. A parameter's own settings (`lr_scale`,
+    `l1_decay`, `l2_decay`, `clip_min`/`clip_max`, `clip_norm` on its
+    `train.param`) take precedence: its own clip replaces the global-norm
+    clipping for it (its gradient is left out of the global norm), its own
+    regularizer replaces the weight decay (as a Paddle ParamAttr regularizer
+    overrides the optimizer's regularization), and `lr_scale` multiplies
+    the learning rate. Ops are tagged with their role: `optimize`,
+    `lr_schedule`, and `backward` for the global-norm clipping, which in
+    parameter-server mode runs on the trainers as in Paddle; a parameter's
+    own clipping is `optimize` and runs where its optimizer runs.
   }];
   let options = [
     Option<"optimizer", "optimizer", "::openks::OptimizerKind",
@@ -62,18 +75,39 @@ def AppendOptimizerPass : Pass<"openks-append-optimizer", "::mlir::ModuleOp"> {
                         "SGD with momentum"),
              clEnumValN(::openks::OptimizerKind::Adam, "adam", "Adam"),
              clEnumValN(::openks::OptimizerKind::Adagrad, "adagrad",
-                        "Adagrad"))}]>,
+                        "Adagrad"),
+             clEnumValN(::openks::OptimizerKind::RMSProp, "rmsprop",
+                        "RMSProp"),
+             clEnumValN(::openks::OptimizerKind::DecayedAdagrad,
+                        "decayed-adagrad", "Adagrad with a decaying average"),
+             clEnumValN(::openks::OptimizerKind::Ftrl, "ftrl", "FTRL"),
+             clEnumValN(::openks::OptimizerKind::Adamax, "adamax",
+                        "Adamax"))}]>,
     Option<"learningRate", "lr", "double", "0.01",
            "Learning rate (the initial one with a schedule)">,
     Option<"momentum", "momentum", "double", "0.9",
            "Momentum coefficient mu (momentum)">,
     Option<"nesterov", "nesterov", "bool", "false",
            "Use Nesterov momentum (momentum)">,
-    Option<"beta1", "beta1", "double", "0.9", "First-moment decay (adam)">,
-    Option<"beta2", "beta2", "double", "0.999", "Second-moment decay (adam)">,
+    Option<"beta1", "beta1", "double", "0.9",
+           "First-moment decay (adam, adamax)">,
+    Option<"beta2", "beta2", "double", "0.999",
+           "Second-moment decay (adam, adamax)">,
     Option<"epsilon", "epsilon", "double", "0",
-           "Denominator guard (adam, adagrad); 0 picks the optimizer's "
-           "default, 1e-8 for adam and 1e-6 for adagrad">,
+           "Denominator guard; 0 picks the optimizer's default, 1e-8 for "
+           "adam and adamax, 1e-6 for adagrad, rmsprop and decayed-adagrad">,
+    Option<"rho", "rho", "double", "0.95",
+           "Decay of the squared-gradient average (rmsprop, "
+           "decayed-adagrad)">,
+    Option<"rmspropMomentum", "rmsprop-momentum", "double", "0",
+           "Momentum of the update (rmsprop)">,
+    Option<"centered", "centered", "bool", "false",
+           "Divide by the gradient's variance, not its mean square "
+           "(rmsprop)">,
+    Option<"ftrlL1", "ftrl-l1", "double", "0", "L1 strength (ftrl)">,
+    Option<"ftrlL2", "ftrl-l2", "double", "0", "L2 strength (ftrl)">,
+    Option<"lrPower", "lr-power", "double", "-0.5",
+           "Learning-rate power, at most 0 (ftrl)">,
     Option<"weightDecay", "weight-decay", "double", "0",
            "L2 regularisation coefficient (0: none)">,
     Option<"clipGlobalNorm", "clip-global-norm", "double", "0",
@@ -202,8 +236,15 @@ def BuildServersPass : Pass<"openks-build-servers", "::mlir::ModuleOp"> {
     sync mode, one per trainer and step otherwise, which is the count
     Paddle's global (or summed per-trainer) counter keeps.
 
-    Requires `ps.job`, `ps.slices` and `ps.placement`. Optimize-role ops
-    must be element-wise (the ones openks-append-optimizer creates are).
+    A parameter's own clipping, regularization and learning-rate scale are
+    optimize-role ops, so they run in its regions like the optimizer, on
+    the block. Requires `ps.job`, `ps.slices` and `ps.placement`.
+    Optimize-role ops must be element-wise, so that a block's update is
+    the same rows of the whole parameter's; a clip by norm
+    (`train.clip_by_norm`, `train.clip_by_global_norm`) is not, and a
+    parameter clipped by norm that is split into several blocks is refused
+    with an error naming it (except in GEO mode, where the optimizer stays
+    on the trainers).
   }];
   let dependentDialects = ["::openks::ps::PSDialect",
                            "::openks::train::TrainDialect"];

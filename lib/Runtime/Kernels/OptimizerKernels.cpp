@@ -1,12 +1,15 @@
-//===- OptimizerKernels.cpp - sgd, momentum, adam, adagrad ----------------===//
+//===- OptimizerKernels.cpp - Optimizer updates ---------------------------===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// Optimizer updates, in place on the parameter and its state. The learning
-// rate and Adam's beta powers are rank-0 tensors of either float type; the
-// scalar arithmetic on them is done in double.
+// Optimizer updates, in place on the parameter and its state: sgd,
+// momentum, adam, adagrad, rmsprop, decayed_adagrad, ftrl and adamax, each
+// as Paddle's op of that name computes it. The learning rate and the beta
+// powers are rank-0 tensors of either float type; the scalar arithmetic on
+// them is done in double. Every update is element-wise, so a block of a
+// parameter updates exactly like the same rows of the whole parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,10 +44,26 @@ static Status writeScalar(const char *op, Tensor &tensor, double value) {
   });
 }
 
+/// A state tensor an optimizer updates with its parameter, and its name in
+/// error messages.
+using NamedState = std::pair<const char *, const Tensor *>;
+
+/// Checks that the gradient and the element-wise `state` have the element
+/// type and shape of `param`, and reads the learning rate into `rate`;
+/// errors name the kernel `op`.
+static Status checkUpdate(const char *op, const Tensor &param,
+                          const Tensor &grad,
+                          std::initializer_list<NamedState> state,
+                          const Tensor &lr, double &rate) {
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "grad", grad, param));
+  for (auto [name, tensor] : state)
+    OPENKS_RETURN_IF_ERROR(checkLike(op, name, *tensor, param));
+  return readScalar(op, "lr", lr, rate);
+}
+
 Status kernels::sgd(Tensor &param, const Tensor &grad, const Tensor &lr) {
-  OPENKS_RETURN_IF_ERROR(checkLike("sgd", "grad", grad, param));
   double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar("sgd", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(checkUpdate("sgd", param, grad, {}, lr, rate));
   return dispatchFloat("sgd", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     flat<T>(param) -= static_cast<T>(rate) * flat<T>(grad);
@@ -53,10 +72,9 @@ Status kernels::sgd(Tensor &param, const Tensor &grad, const Tensor &lr) {
 
 Status kernels::momentum(Tensor &param, Tensor &velocity, const Tensor &grad,
                          const Tensor &lr, double mu, bool nesterov) {
-  OPENKS_RETURN_IF_ERROR(checkLike("momentum", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("momentum", "velocity", velocity, param));
   double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar("momentum", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(checkUpdate("momentum", param, grad,
+                                     {{"velocity", &velocity}}, lr, rate));
   return dispatchFloat("momentum", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     auto v = flat<T>(velocity);
@@ -73,11 +91,10 @@ Status kernels::adam(Tensor &param, Tensor &moment1, Tensor &moment2,
                      Tensor &beta1Pow, Tensor &beta2Pow, const Tensor &grad,
                      const Tensor &lr, double beta1, double beta2,
                      double epsilon) {
-  OPENKS_RETURN_IF_ERROR(checkLike("adam", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("adam", "moment1", moment1, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("adam", "moment2", moment2, param));
   double rate, beta1Power, beta2Power;
-  OPENKS_RETURN_IF_ERROR(readScalar("adam", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(
+      checkUpdate("adam", param, grad,
+                  {{"moment1", &moment1}, {"moment2", &moment2}}, lr, rate));
   OPENKS_RETURN_IF_ERROR(readScalar("adam", "beta1_pow", beta1Pow, beta1Power));
   OPENKS_RETURN_IF_ERROR(readScalar("adam", "beta2_pow", beta2Pow, beta2Power));
   // The bias-corrected step size, as Paddle's adam op computes it.
@@ -98,10 +115,9 @@ Status kernels::adam(Tensor &param, Tensor &moment1, Tensor &moment2,
 
 Status kernels::adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
                         const Tensor &lr, double epsilon) {
-  OPENKS_RETURN_IF_ERROR(checkLike("adagrad", "grad", grad, param));
-  OPENKS_RETURN_IF_ERROR(checkLike("adagrad", "moment", moment, param));
   double rate;
-  OPENKS_RETURN_IF_ERROR(readScalar("adagrad", "lr", lr, rate));
+  OPENKS_RETURN_IF_ERROR(
+      checkUpdate("adagrad", param, grad, {{"moment", &moment}}, lr, rate));
   return dispatchFloat("adagrad", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     auto g = flat<T>(grad);
@@ -110,4 +126,121 @@ Status kernels::adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
     flat<T>(param) -=
         static_cast<T>(rate) * g / (m.sqrt() + static_cast<T>(epsilon));
   });
+}
+
+/// The update of rmsprop and of centered rmsprop (`meanGrad` not null), as
+/// kernel `op`.
+static Status rmspropUpdate(const char *op, Tensor &param, Tensor &meanSquare,
+                            Tensor &moment, Tensor *meanGrad,
+                            const Tensor &grad, const Tensor &lr, double decay,
+                            double epsilon, double momentum) {
+  double rate;
+  OPENKS_RETURN_IF_ERROR(checkUpdate(
+      op, param, grad, {{"mean_square", &meanSquare}, {"moment", &moment}}, lr,
+      rate));
+  if (meanGrad)
+    OPENKS_RETURN_IF_ERROR(checkLike(op, "mean_grad", *meanGrad, param));
+  return dispatchFloat(op, param.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T rho = static_cast<T>(decay), rest = static_cast<T>(1 - decay);
+    const T eps = static_cast<T>(epsilon), mu = static_cast<T>(momentum);
+    auto g = flat<T>(grad);
+    auto ms = flat<T>(meanSquare);
+    auto mom = flat<T>(moment);
+    ms = rho * ms + rest * g.square();
+    if (meanGrad) {
+      auto mg = flat<T>(*meanGrad);
+      mg = rho * mg + rest * g;
+      mom =
+          mu * mom + static_cast<T>(rate) * g / (ms - mg.square() + eps).sqrt();
+    } else {
+      mom = mu * mom + static_cast<T>(rate) * g / (ms + eps).sqrt();
+    }
+    flat<T>(param) -= mom;
+  });
+}
+
+Status kernels::rmsprop(Tensor &param, Tensor &meanSquare, Tensor &moment,
+                        const Tensor &grad, const Tensor &lr, double decay,
+                        double epsilon, double momentum) {
+  return rmspropUpdate("rmsprop", param, meanSquare, moment, nullptr, grad, lr,
+                       decay, epsilon, momentum);
+}
+
+Status kernels::centeredRmsprop(Tensor &param, Tensor &meanSquare,
+                                Tensor &moment, Tensor &meanGrad,
+                                const Tensor &grad, const Tensor &lr,
+                                double decay, double epsilon, double momentum) {
+  return rmspropUpdate("rmsprop", param, meanSquare, moment, &meanGrad, grad,
+                       lr, decay, epsilon, momentum);
+}
+
+Status kernels::decayedAdagrad(Tensor &param, Tensor &moment,
+                               const Tensor &grad, const Tensor &lr,
+                               double decay, double epsilon) {
+  double rate;
+  OPENKS_RETURN_IF_ERROR(checkUpdate("decayed_adagrad", param, grad,
+                                     {{"moment", &moment}}, lr, rate));
+  return dispatchFloat("decayed_adagrad", param.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    auto g = flat<T>(grad);
+    auto m = flat<T>(moment);
+    m = static_cast<T>(decay) * m + static_cast<T>(1 - decay) * g.square();
+    flat<T>(param) -=
+        static_cast<T>(rate) * g / (m.sqrt() + static_cast<T>(epsilon));
+  });
+}
+
+Status kernels::ftrl(Tensor &param, Tensor &squared, Tensor &linear,
+                     const Tensor &grad, const Tensor &lr, double l1, double l2,
+                     double lrPower) {
+  double rate;
+  OPENKS_RETURN_IF_ERROR(
+      checkUpdate("ftrl", param, grad,
+                  {{"squared", &squared}, {"linear", &linear}}, lr, rate));
+  return dispatchFloat("ftrl", param.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    // Paddle's kernel adds 1e-10 to both coefficients.
+    const T l1Term = static_cast<T>(l1) + static_cast<T>(1e-10);
+    const T l2Term = static_cast<T>(l2) + static_cast<T>(1e-10);
+    const T power = static_cast<T>(-lrPower), r = static_cast<T>(rate);
+    const bool squareRoot = lrPower == -0.5;
+    auto root = [&](T x) {
+      return squareRoot ? std::sqrt(x) : std::pow(x, power);
+    };
+    T *p = param.data<T>(), *s = squared.data<T>(), *z = linear.data<T>();
+    const T *g = grad.data<T>();
+    for (int64_t i = 0, e = param.numel(); i < e; ++i) {
+      T next = s[i] + g[i] * g[i];
+      z[i] = z[i] + g[i] - (root(next) - root(s[i])) / r * p[i];
+      T direction = static_cast<T>((z[i] > 0) - (z[i] < 0));
+      T shrunk = (l1Term * direction - z[i]) /
+                 (root(next) / r + static_cast<T>(2) * l2Term);
+      p[i] = std::abs(z[i]) > l1Term ? shrunk : static_cast<T>(0);
+      s[i] = next;
+    }
+  });
+}
+
+Status kernels::adamax(Tensor &param, Tensor &moment, Tensor &infNorm,
+                       Tensor &beta1Pow, const Tensor &grad, const Tensor &lr,
+                       double beta1, double beta2, double epsilon) {
+  double rate, beta1Power;
+  OPENKS_RETURN_IF_ERROR(
+      checkUpdate("adamax", param, grad,
+                  {{"moment", &moment}, {"inf_norm", &infNorm}}, lr, rate));
+  OPENKS_RETURN_IF_ERROR(
+      readScalar("adamax", "beta1_pow", beta1Pow, beta1Power));
+  // The bias-corrected step size of Paddle's adamax op.
+  double step = rate / (1 - beta1Power);
+  OPENKS_RETURN_IF_ERROR(dispatchFloat("adamax", param.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    auto g = flat<T>(grad);
+    auto m = flat<T>(moment);
+    auto u = flat<T>(infNorm);
+    m = static_cast<T>(beta1) * m + static_cast<T>(1 - beta1) * g;
+    u = g.abs().max(static_cast<T>(beta2) * u + static_cast<T>(epsilon));
+    flat<T>(param) -= static_cast<T>(step) * (m / u);
+  }));
+  return writeScalar("adamax", beta1Pow, beta1Power * beta1);
 }

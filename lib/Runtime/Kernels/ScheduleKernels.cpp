@@ -1,11 +1,11 @@
-//===- ScheduleKernels.cpp - Learning-rate schedules and clipping ---------===//
+//===- ScheduleKernels.cpp - Learning-rate schedules ----------------------===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// The small kernels `openks-append-optimizer` adds around the updates: the
-// step counter, the learning-rate schedules and global-norm clipping.
+// The small kernels `openks-append-optimizer` adds before the updates: the
+// step counter and the learning-rate schedules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,46 +73,4 @@ Status kernels::piecewiseDecay(const Tensor &step,
          static_cast<double>(boundaries[index]) <= now)
     ++index;
   return setScalar(lr, values[index]);
-}
-
-/// Adds the squares of a float tensor's elements to `sum`.
-template <typename T>
-static void addSquares(const Tensor &tensor, double &sum) {
-  const T *data = tensor.data<T>();
-  for (int64_t i = 0, e = tensor.numel(); i < e; ++i)
-    sum += static_cast<double>(data[i]) * data[i];
-}
-
-/// out = factor * in, element-wise.
-template <typename T>
-static void scaleInto(const Tensor &in, double factor, Tensor &out) {
-  out.resize(in.shape());
-  const T *source = in.data<T>();
-  T *target = out.data<T>();
-  for (int64_t i = 0, e = in.numel(); i < e; ++i)
-    target[i] = static_cast<T>(source[i] * factor);
-}
-
-Status kernels::clipByGlobalNorm(const std::vector<const Tensor *> &grads,
-                                 double maxNorm,
-                                 const std::vector<Tensor *> &clipped) {
-  double sumOfSquares = 0;
-  for (const Tensor *grad : grads) {
-    if (grad->dtype() == DType::F32)
-      addSquares<float>(*grad, sumOfSquares);
-    else if (grad->dtype() == DType::F64)
-      addSquares<double>(*grad, sumOfSquares);
-    else
-      return Status::invalidArgument("cannot clip a gradient of {}",
-                                     grad->typeString());
-  }
-  double norm = std::sqrt(sumOfSquares);
-  double factor = maxNorm / std::max(norm, maxNorm);
-  for (size_t i = 0; i < grads.size(); ++i) {
-    if (grads[i]->dtype() == DType::F32)
-      scaleInto<float>(*grads[i], factor, *clipped[i]);
-    else
-      scaleInto<double>(*grads[i], factor, *clipped[i]);
-  }
-  return Status::ok();
 }

@@ -343,44 +343,21 @@ LogicalResult PlanLowering::lower(Operation *op) {
                     getShape(g.getDtable().getType()),
                     optionalIndex(g.getPaddingIdx()), out(g.getDtable()));
       })
-      .Case([&](train::SgdOp o) -> LogicalResult {
-        FailureOr<ParamOut> param = update(op, o.getParamAttr());
-        if (failed(param))
-          return failure();
-        return call(op, sgd, *param, in(o.getGrad()), in(o.getLr()));
-      })
-      .Case([&](train::MomentumOp o) -> LogicalResult {
-        FailureOr<ParamOut> param = update(op, o.getParamAttr());
-        FailureOr<ParamOut> velocity = update(op, o.getVelocityAttr());
-        if (failed(param) || failed(velocity))
-          return failure();
-        return call(op, momentum, *param, *velocity, in(o.getGrad()),
-                    in(o.getLr()), toDouble(o.getMu()), o.getNesterov());
-      })
-      .Case([&](train::AdamOp o) -> LogicalResult {
-        FailureOr<ParamOut> param = update(op, o.getParamAttr());
-        FailureOr<ParamOut> moment1 = update(op, o.getMoment1Attr());
-        FailureOr<ParamOut> moment2 = update(op, o.getMoment2Attr());
-        FailureOr<ParamOut> beta1Pow = update(op, o.getBeta1PowAttr());
-        FailureOr<ParamOut> beta2Pow = update(op, o.getBeta2PowAttr());
-        if (failed(param) || failed(moment1) || failed(moment2) ||
-            failed(beta1Pow) || failed(beta2Pow))
-          return failure();
-        return call(op, adam, *param, *moment1, *moment2, *beta1Pow, *beta2Pow,
-                    in(o.getGrad()), in(o.getLr()), toDouble(o.getBeta1()),
-                    toDouble(o.getBeta2()), toDouble(o.getEpsilon()));
-      })
-      .Case([&](train::AdagradOp o) -> LogicalResult {
-        FailureOr<ParamOut> param = update(op, o.getParamAttr());
-        FailureOr<ParamOut> moment = update(op, o.getMomentAttr());
-        if (failed(param) || failed(moment))
-          return failure();
-        return call(op, adagrad, *param, *moment, in(o.getGrad()),
-                    in(o.getLr()), toDouble(o.getEpsilon()));
-      })
+      .Case([&](train::OptimizerOpInterface o) { return lowerOptimizer(o); })
       .Case([&](train::ClipByGlobalNormOp c) {
         return call(op, clipByGlobalNorm, in(c.getGrads()),
                     toDouble(c.getMaxNorm()), out(c.getClipped()));
+      })
+      .Case([&](train::ClipByNormOp c) {
+        return call(op, clipByNorm, in(c.getX()), toDouble(c.getMaxNorm()),
+                    out(c.getOut()));
+      })
+      .Case([&](train::ClipOp c) {
+        return call(op, clip, in(c.getX()), toDouble(c.getMin()),
+                    toDouble(c.getMax()), out(c.getOut()));
+      })
+      .Case([&](train::SignOp s) {
+        return call(op, kernels::sign, in(s.getX()), out(s.getOut()));
       })
       .Case([&](train::IncrementOp i) {
         return call(op, increment, in(i.getX()), out(i.getOut()));

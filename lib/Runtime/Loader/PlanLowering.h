@@ -6,9 +6,9 @@
 //
 // Private to lib/Runtime/Loader: the state of building one plan, shared by
 // the files that lower its ops. PlanBuilder.cpp lowers the train dialect and
-// the data movement of the ps dialect (split, concat); CommunicationLowering
-// .cpp lowers the ops that talk to servers; ModelOpLowering.cpp the train
-// ops of the model .td files.
+// the data movement of the ps dialect (split, concat); OptimizerLowering.cpp
+// lowers the optimizer ops; ModelOpLowering.cpp the train ops of the model
+// .td files; CommunicationLowering.cpp lowers the ops that talk to servers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +49,8 @@ private:
   mlir::LogicalResult lowerRead(train::ReadOp op);
   mlir::LogicalResult lowerYield(train::YieldOp op);
   mlir::LogicalResult lowerFill(train::FillOp op);
+  /// Lowers an optimizer op (OptimizerLowering.cpp).
+  mlir::LogicalResult lowerOptimizer(train::OptimizerOpInterface op);
   /// Lowers ps.send, ps.recv and the barriers (CommunicationLowering.cpp).
   mlir::LogicalResult lowerCommunication(mlir::Operation *op);
   /// Lowers the ops of knowledge-graph, click and word2vec models: math,

@@ -104,6 +104,10 @@ TEST(PipelineOptionsTest, MinimizeOptionsAreThoseOfAppendOptimizer) {
        "optimizer=momentum momentum=0.5 nesterov=true",
        "optimizer=adam beta1=0.8 beta2=0.99 epsilon=1e-7",
        "optimizer=adagrad weight-decay=0.001 clip-global-norm=5",
+       "optimizer=rmsprop rho=0.9 rmsprop-momentum=0.5 centered=true",
+       "optimizer=decayed-adagrad rho=0.8 epsilon=1e-5",
+       "optimizer=ftrl ftrl-l1=0.1 ftrl-l2=0.2 lr-power=-0.3",
+       "optimizer=adamax beta1=0.7 beta2=0.9",
        "lr=0.2 lr-schedule=exponential decay-rate=0.9 decay-steps=10 "
        "staircase=true",
        "lr-schedule=piecewise boundaries=10,20 values=0.1,0.01,0.001"},

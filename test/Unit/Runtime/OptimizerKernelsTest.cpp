@@ -6,7 +6,9 @@
 //
 // Runs each optimizer for a few steps on random gradients, in f32 and f64,
 // next to the per-element formulas written out in doubles, and compares the
-// parameter and the optimizer state after every step.
+// parameter and the optimizer state after every step. Checks the clipping
+// and sign kernels that prepare gradients against the same kind of naive
+// references.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,6 +174,200 @@ TYPED_TEST(OptimizerKernelsTest, AdagradMatchesFormula) {
   }
 }
 
+TYPED_TEST(OptimizerKernelsTest, RmspropMatchesPaddleFormula) {
+  const double decay = 0.9, epsilon = 1e-6, rate = 0.01;
+  for (bool centered : {false, true}) {
+    SCOPED_TRACE(centered ? "centered" : "plain");
+    const double mu = centered ? 0.5 : 0.0;
+    Tensor param = this->random();
+    Tensor meanSquare(dtypeOf<TypeParam>(), this->shape);
+    Tensor moment(dtypeOf<TypeParam>(), this->shape);
+    Tensor meanGrad(dtypeOf<TypeParam>(), this->shape);
+    Tensor lr = this->scalar(rate);
+    Values p = this->valuesOf(param), ms(p.size(), 0.0), mom(p.size(), 0.0),
+           mg(p.size(), 0.0);
+    for (int step = 0; step < kSteps; ++step) {
+      Tensor grad = this->random();
+      Values g = this->valuesOf(grad);
+      Status status =
+          centered
+              ? kernels::centeredRmsprop(param, meanSquare, moment, meanGrad,
+                                         grad, lr, decay, epsilon, mu)
+              : kernels::rmsprop(param, meanSquare, moment, grad, lr, decay,
+                                 epsilon, mu);
+      ASSERT_TRUE(status.isOk()) << status.message();
+      for (size_t i = 0; i < p.size(); ++i) {
+        ms[i] = decay * ms[i] + (1 - decay) * g[i] * g[i];
+        double variance = ms[i];
+        if (centered) {
+          mg[i] = decay * mg[i] + (1 - decay) * g[i];
+          variance -= mg[i] * mg[i];
+        }
+        mom[i] = mu * mom[i] + rate * g[i] / std::sqrt(variance + epsilon);
+        p[i] -= mom[i];
+      }
+      this->expectNear(meanSquare, ms, "mean_square");
+      this->expectNear(moment, mom, "moment");
+      if (centered)
+        this->expectNear(meanGrad, mg, "mean_grad");
+      this->expectNear(param, p, "param");
+    }
+  }
+}
+
+TYPED_TEST(OptimizerKernelsTest, DecayedAdagradMatchesPaddleFormula) {
+  const double decay = 0.8, epsilon = 1e-6, rate = 0.1;
+  Tensor param = this->random();
+  Tensor moment(dtypeOf<TypeParam>(), this->shape);
+  Tensor lr = this->scalar(rate);
+  Values p = this->valuesOf(param), m(p.size(), 0.0);
+  for (int step = 0; step < kSteps; ++step) {
+    Tensor grad = this->random();
+    Values g = this->valuesOf(grad);
+    ASSERT_TRUE(kernels::decayedAdagrad(param, moment, grad, lr, decay, epsilon)
+                    .isOk());
+    for (size_t i = 0; i < p.size(); ++i) {
+      m[i] = decay * m[i] + (1 - decay) * g[i] * g[i];
+      p[i] -= rate * g[i] / (std::sqrt(m[i]) + epsilon);
+    }
+    this->expectNear(moment, m, "moment");
+    this->expectNear(param, p, "param");
+  }
+}
+
+TYPED_TEST(OptimizerKernelsTest, FtrlMatchesPaddleFormula) {
+  const double rate = 0.1;
+  // Square roots and general powers; an L1 term large enough that some
+  // elements shrink to zero and an L2 term.
+  for (double lrPower : {-0.5, -0.3}) {
+    SCOPED_TRACE(lrPower);
+    const double l1 = 0.5, l2 = 0.2;
+    Tensor param = this->random();
+    Tensor squared(dtypeOf<TypeParam>(), this->shape);
+    Tensor linear(dtypeOf<TypeParam>(), this->shape);
+    Tensor lr = this->scalar(rate);
+    Values p = this->valuesOf(param), n(p.size(), 0.0), z(p.size(), 0.0);
+    // As Paddle's kernel, 1e-10 added to the coefficients.
+    const double l1Term = l1 + 1e-10, l2Term = l2 + 1e-10;
+    int zeros = 0;
+    for (int step = 0; step < kSteps; ++step) {
+      Tensor grad = this->random();
+      Values g = this->valuesOf(grad);
+      ASSERT_TRUE(
+          kernels::ftrl(param, squared, linear, grad, lr, l1, l2, lrPower)
+              .isOk());
+      for (size_t i = 0; i < p.size(); ++i) {
+        double next = n[i] + g[i] * g[i];
+        z[i] += g[i] - (std::pow(next, -lrPower) - std::pow(n[i], -lrPower)) /
+                           rate * p[i];
+        double sign = z[i] > 0 ? 1 : z[i] < 0 ? -1 : 0;
+        p[i] = std::abs(z[i]) > l1Term
+                   ? (l1Term * sign - z[i]) /
+                         (std::pow(next, -lrPower) / rate + 2 * l2Term)
+                   : 0.0;
+        zeros += p[i] == 0;
+        n[i] = next;
+      }
+      this->expectNear(squared, n, "squared");
+      this->expectNear(linear, z, "linear");
+      this->expectNear(param, p, "param");
+    }
+    EXPECT_GT(zeros, 0) << "no element was shrunk to zero";
+  }
+}
+
+TYPED_TEST(OptimizerKernelsTest, AdamaxMatchesPaddleFormula) {
+  const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8, rate = 0.01;
+  Tensor param = this->random();
+  Tensor moment(dtypeOf<TypeParam>(), this->shape);
+  Tensor infNorm(dtypeOf<TypeParam>(), this->shape);
+  // Paddle starts the beta1 power at beta1.
+  Tensor beta1Pow = this->scalar(beta1);
+  Tensor lr = this->scalar(rate);
+  Values p = this->valuesOf(param), m(p.size(), 0.0), u(p.size(), 0.0);
+  double b1p = beta1;
+  for (int step = 0; step < kSteps; ++step) {
+    Tensor grad = this->random();
+    Values g = this->valuesOf(grad);
+    ASSERT_TRUE(kernels::adamax(param, moment, infNorm, beta1Pow, grad, lr,
+                                beta1, beta2, epsilon)
+                    .isOk());
+    for (size_t i = 0; i < p.size(); ++i) {
+      m[i] = beta1 * m[i] + (1 - beta1) * g[i];
+      u[i] = std::max(beta2 * u[i] + epsilon, std::abs(g[i]));
+      p[i] -= rate / (1 - b1p) * m[i] / u[i];
+    }
+    b1p *= beta1;
+    this->expectNear(moment, m, "moment");
+    this->expectNear(infNorm, u, "inf_norm");
+    this->expectNear(param, p, "param");
+    this->expectNear(beta1Pow, {b1p}, "beta1_pow");
+  }
+}
+
+TYPED_TEST(OptimizerKernelsTest, ClipMatchesFormula) {
+  Tensor x = this->random();
+  Tensor out(dtypeOf<TypeParam>(), this->shape);
+  ASSERT_TRUE(kernels::clip(x, -0.25, 0.5, out).isOk());
+  Values expected = this->valuesOf(x);
+  for (double &value : expected)
+    value = std::min(std::max(value, -0.25), 0.5);
+  this->expectNear(out, expected, "clip");
+  // In place, as the plan may run it.
+  ASSERT_TRUE(kernels::clip(x, -0.25, 0.5, x).isOk());
+  this->expectNear(x, expected, "clip in place");
+}
+
+TYPED_TEST(OptimizerKernelsTest, ClipByNormScalesOnlyAboveTheNorm) {
+  Tensor x = this->random();
+  Values values = this->valuesOf(x);
+  double norm = 0;
+  for (double value : values)
+    norm += value * value;
+  norm = std::sqrt(norm);
+  Tensor out(dtypeOf<TypeParam>(), this->shape);
+  // Above the norm: scaled to exactly max_norm.
+  ASSERT_TRUE(kernels::clipByNorm(x, norm / 4, out).isOk());
+  Values expected = values;
+  for (double &value : expected)
+    value *= (norm / 4) / norm;
+  this->expectNear(out, expected, "clipped");
+  // At or below: unchanged, bit for bit.
+  ASSERT_TRUE(kernels::clipByNorm(x, norm * 2, out).isOk());
+  EXPECT_EQ(this->valuesOf(out), values);
+}
+
+TYPED_TEST(OptimizerKernelsTest, ClipByGlobalNormUsesTheJointNorm) {
+  Tensor a = this->random(), b = this->random();
+  Values va = this->valuesOf(a), vb = this->valuesOf(b);
+  double norm = 0;
+  for (const Values *values : {&va, &vb})
+    for (double value : *values)
+      norm += value * value;
+  norm = std::sqrt(norm);
+  Tensor ca(dtypeOf<TypeParam>(), this->shape),
+      cb(dtypeOf<TypeParam>(), this->shape);
+  ASSERT_TRUE(kernels::clipByGlobalNorm({&a, &b}, 1.0, {&ca, &cb}).isOk());
+  for (double &value : va)
+    value *= 1.0 / std::max(norm, 1.0);
+  for (double &value : vb)
+    value *= 1.0 / std::max(norm, 1.0);
+  this->expectNear(ca, va, "first");
+  this->expectNear(cb, vb, "second");
+}
+
+TYPED_TEST(OptimizerKernelsTest, SignIsMinusOneZeroOrOne) {
+  Tensor x(dtypeOf<TypeParam>(), Shape{4});
+  TypeParam *data = x.data<TypeParam>();
+  data[0] = -3;
+  data[1] = 0;
+  data[2] = static_cast<TypeParam>(1e-30);
+  data[3] = static_cast<TypeParam>(-0.0);
+  Tensor out(dtypeOf<TypeParam>(), Shape{4});
+  ASSERT_TRUE(kernels::sign(x, out).isOk());
+  EXPECT_EQ(this->valuesOf(out), Values({-1, 0, 1, 0}));
+}
+
 TYPED_TEST(OptimizerKernelsTest, BadOperandsAreErrorsAndLeaveTheParameter) {
   Tensor param = this->random();
   Values before = this->valuesOf(param);
@@ -188,6 +384,22 @@ TYPED_TEST(OptimizerKernelsTest, BadOperandsAreErrorsAndLeaveTheParameter) {
                           this->random(), this->scalar(0.1), 0.9, 0.999, 1e-8)
                 .message(),
             "adam: expected an f32 or f64 tensor, got i64");
+  EXPECT_EQ(kernels::ftrl(param, moment, transposed, this->random(),
+                          this->scalar(0.1), 0, 0, -0.5)
+                .message(),
+            "ftrl: linear has shape [3, 4], expected [4, 3]");
+  EXPECT_EQ(kernels::adamax(param, moment, moment, twoRates, this->random(),
+                            this->scalar(0.1), 0.9, 0.999, 1e-8)
+                .message(),
+            "adamax: beta1_pow must hold one element, but has shape [2]");
+  EXPECT_EQ(kernels::centeredRmsprop(param, moment, moment, transposed,
+                                     this->random(), this->scalar(0.1), 0.9,
+                                     1e-6, 0)
+                .message(),
+            "rmsprop: mean_grad has shape [3, 4], expected [4, 3]");
+  Tensor ints(DType::I64, this->shape);
+  EXPECT_EQ(kernels::sign(ints, ints).message(),
+            "sign: expected an f32 or f64 tensor, got i64");
   this->expectNear(param, before, "param");
 }
 

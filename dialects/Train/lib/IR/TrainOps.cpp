@@ -27,9 +27,60 @@ void ProgramOp::build(OpBuilder &builder, OperationState &state,
   state.addRegion()->emplaceBlock();
 }
 
+/// Returns an optional float attribute's value as a double.
+static std::optional<double> toOptionalDouble(std::optional<APFloat> value) {
+  if (!value)
+    return std::nullopt;
+  return value->convertToDouble();
+}
+
+/// Checks a parameter's own update settings (Paddle's ParamAttr): only a
+/// trainable parameter has them; the learning-rate scale and the decays are
+/// non-negative; there is at most one regularizer and one clip; a clip by
+/// value has ordered bounds, a clip by norm a positive norm.
+static LogicalResult verifyUpdateSettings(ParamOp op) {
+  std::optional<double> lrScale = toOptionalDouble(op.getLrScale());
+  std::optional<double> l1 = toOptionalDouble(op.getL1Decay());
+  std::optional<double> l2 = toOptionalDouble(op.getL2Decay());
+  std::optional<double> clipMin = toOptionalDouble(op.getClipMin());
+  std::optional<double> clipMax = toOptionalDouble(op.getClipMax());
+  std::optional<double> clipNorm = toOptionalDouble(op.getClipNorm());
+  if (!op.isTrainable() &&
+      (lrScale || l1 || l2 || clipMin || clipMax || clipNorm))
+    return op.emitOpError("is frozen, so no optimizer applies its update "
+                          "settings (lr_scale, l1_decay, l2_decay, clip_min, "
+                          "clip_max, clip_norm)");
+  for (auto [name, value] :
+       {std::pair("lr_scale", lrScale), std::pair("l1_decay", l1),
+        std::pair("l2_decay", l2)})
+    if (value && *value < 0)
+      return op.emitOpError()
+             << name << " must be non-negative, got " << *value;
+  if (l1 && l2)
+    return op.emitOpError("has one regularizer: l1_decay or l2_decay, not "
+                          "both");
+  if (clipNorm && (clipMin || clipMax))
+    return op.emitOpError("clips its gradient by value (clip_min, clip_max) "
+                          "or by norm (clip_norm), not both");
+  if (clipNorm && *clipNorm <= 0)
+    return op.emitOpError("clip_norm must be positive, got ") << *clipNorm;
+  if (clipMin && !clipMax)
+    return op.emitOpError("clip_min needs clip_max");
+  if (clipMax && !clipMin && *clipMax <= 0)
+    return op.emitOpError("clip_max must be positive when clip_min, which "
+                          "defaults to -clip_max, is not given; got ")
+           << *clipMax;
+  if (clipMin && *clipMin > *clipMax)
+    return op.emitOpError("clip_min must not exceed clip_max, got [")
+           << *clipMin << ", " << *clipMax << "]";
+  return success();
+}
+
 LogicalResult ParamOp::verify() {
-  return verifyParameterDeclaration(*this, getParameterType(), getInitializer(),
-                                    isTrainable());
+  if (failed(verifyParameterDeclaration(*this, getParameterType(),
+                                        getInitializer(), isTrainable())))
+    return failure();
+  return verifyUpdateSettings(*this);
 }
 
 void StepOp::build(OpBuilder &builder, OperationState &state, StringRef name,
@@ -300,133 +351,6 @@ LogicalResult EmbeddingGradOp::verify() {
                                                 getIds().getType(),
                                                 getPaddingIdx()),
                              getDtable().getType(), getDout());
-}
-
-//===----------------------------------------------------------------------===//
-// Optimizer ops
-//===----------------------------------------------------------------------===//
-
-/// Checks that an optimizer coefficient lies in [0, 1).
-static LogicalResult verifyDecayRate(Operation *op, StringRef name,
-                                     double value) {
-  if (value >= 0 && value < 1)
-    return success();
-  return op->emitOpError() << name << " must be in [0, 1), got " << value;
-}
-
-/// Checks that `epsilon` is positive.
-static LogicalResult verifyEpsilon(Operation *op, double epsilon) {
-  if (epsilon > 0)
-    return success();
-  return op->emitOpError("epsilon must be positive, got ") << epsilon;
-}
-
-SmallVector<FlatSymbolRefAttr> SgdOp::getElementwiseState() { return {}; }
-
-LogicalResult SgdOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return verifyOptimizerSymbolUses(*this, symbolTable);
-}
-
-SmallVector<FlatSymbolRefAttr> MomentumOp::getElementwiseState() {
-  return {getVelocityAttr()};
-}
-
-LogicalResult MomentumOp::verify() {
-  if (getMu().convertToDouble() >= 0)
-    return success();
-  return emitOpError("mu must be non-negative, got ")
-         << getMu().convertToDouble();
-}
-
-LogicalResult MomentumOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return verifyOptimizerSymbolUses(*this, symbolTable);
-}
-
-SmallVector<FlatSymbolRefAttr> AdamOp::getElementwiseState() {
-  return {getMoment1Attr(), getMoment2Attr()};
-}
-
-SmallVector<FlatSymbolRefAttr> AdamOp::getScalarState() {
-  return {getBeta1PowAttr(), getBeta2PowAttr()};
-}
-
-LogicalResult AdamOp::verify() {
-  if (failed(verifyDecayRate(*this, "beta1", getBeta1().convertToDouble())) ||
-      failed(verifyDecayRate(*this, "beta2", getBeta2().convertToDouble())))
-    return failure();
-  return verifyEpsilon(*this, getEpsilon().convertToDouble());
-}
-
-LogicalResult AdamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return verifyOptimizerSymbolUses(*this, symbolTable);
-}
-
-SmallVector<FlatSymbolRefAttr> AdagradOp::getElementwiseState() {
-  return {getMomentAttr()};
-}
-
-LogicalResult AdagradOp::verify() {
-  return verifyEpsilon(*this, getEpsilon().convertToDouble());
-}
-
-LogicalResult AdagradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return verifyOptimizerSymbolUses(*this, symbolTable);
-}
-
-//===----------------------------------------------------------------------===//
-// Between autodiff and the optimizer
-//===----------------------------------------------------------------------===//
-
-LogicalResult
-ParamGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  FailureOr<ParameterOpInterface> param =
-      lookupParameter(*this, getParamAttr(), symbolTable);
-  if (failed(param))
-    return failure();
-  if (!param->isTrainable())
-    return emitOpError("names a gradient for frozen parameter ")
-           << getParamAttr();
-  if (param->getParameterType() != getGrad().getType())
-    return emitOpError("gradient type ")
-           << getGrad().getType() << " does not match parameter "
-           << getParamAttr() << " of type " << param->getParameterType();
-  return success();
-}
-
-LogicalResult ClipByGlobalNormOp::verify() {
-  if (getGrads().empty())
-    return emitOpError("needs at least one gradient");
-  if (!(getMaxNorm().convertToDouble() > 0))
-    return emitOpError("max_norm must be positive, got ")
-           << getMaxNorm().convertToDouble();
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Learning-rate schedules
-//===----------------------------------------------------------------------===//
-
-LogicalResult ExponentialDecayOp::verify() {
-  if (getDecayStepsAttr().getInt() < 1)
-    return emitOpError("decay_steps must be at least 1, got ")
-           << getDecayStepsAttr().getInt();
-  if (!(getDecayRate().convertToDouble() > 0))
-    return emitOpError("decay_rate must be positive, got ")
-           << getDecayRate().convertToDouble();
-  return success();
-}
-
-LogicalResult PiecewiseDecayOp::verify() {
-  ArrayRef<int64_t> boundaries = getBoundaries();
-  if (getValues().size() != boundaries.size() + 1)
-    return emitOpError("needs one more value than boundaries, got ")
-           << getValues().size() << " values for " << boundaries.size()
-           << " boundaries";
-  for (size_t i = 1; i < boundaries.size(); ++i)
-    if (boundaries[i] <= boundaries[i - 1])
-      return emitOpError("boundaries must increase strictly, but ")
-             << boundaries[i] << " follows " << boundaries[i - 1];
-  return success();
 }
 
 #define GET_OP_CLASSES

@@ -7,8 +7,9 @@
 // The central promise of the runtime: T trainers each taking B/T rows of a
 // global batch of B give, after every step, the parameters single-process
 // training gives on the same B rows. Checked over layouts (trainers,
-// servers, slicing, placement), optimizers, learning-rate schedules and
-// element types, on a program with parameters of awkward shapes.
+// servers, slicing, placement), optimizers, learning-rate schedules,
+// per-parameter update settings and element types, on a program with
+// parameters of awkward shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,8 +32,7 @@ void expectEqualsLocal(JobSpec &job, LocalTrainer &reference, int64_t steps,
                        int64_t batch, const std::string &data,
                        double tolerance) {
   std::unique_ptr<InProcessJob> run =
-      expectStepsMatch(job, reference, steps, batch, data, tolerance,
-                       kTimeout);
+      expectStepsMatch(job, reference, steps, batch, data, tolerance, kTimeout);
   if (!run)
     return;
   for (int server = 0; server < run->numServers(); ++server)
@@ -147,38 +147,78 @@ std::vector<OptimizerCase> optimizerCases() {
          o.boundaries = {3};
          o.values = {0.3, 0.1};
        }},
+      {"Rmsprop",
+       [](MinimizeOptions &o) { o.optimizer = OptimizerKind::RMSProp; }},
+      {"RmspropCenteredWithMomentum",
+       [](MinimizeOptions &o) {
+         // A rate for a normalized step: at 0.3, the scalar @s jumps
+         // across 0, where a relative comparison measures nothing.
+         o.learningRate = 0.03;
+         o.optimizer = OptimizerKind::RMSProp;
+         o.centered = true;
+         o.rmspropMomentum = 0.5;
+         o.rho = 0.9;
+       }},
+      {"DecayedAdagrad",
+       [](MinimizeOptions &o) { o.optimizer = OptimizerKind::DecayedAdagrad; }},
+      {"FtrlWithL1L2",
+       [](MinimizeOptions &o) {
+         o.optimizer = OptimizerKind::Ftrl;
+         o.ftrlL1 = 0.01;
+         o.ftrlL2 = 0.01;
+       }},
+      {"FtrlPowerExponentialDecay",
+       [](MinimizeOptions &o) {
+         o.optimizer = OptimizerKind::Ftrl;
+         o.lrPower = -0.3;
+         o.lrSchedule = LRSchedule::Exponential;
+         o.decaySteps = 2;
+       }},
+      {"Adamax",
+       [](MinimizeOptions &o) { o.optimizer = OptimizerKind::Adamax; }},
   };
 }
 
-class SyncOptimizerTest
-    : public JobTest,
-      public ::testing::WithParamInterface<
-          std::tuple<OptimizerCase, const char *, Layout>> {};
+/// Trains one program in sync mode and in one process.
+class SyncTrainingTest : public JobTest {
+protected:
+  /// Minimizes `source` (whose float type is `floatType`) with `minimize`,
+  /// transpiles it for `layout`, and checks 6 steps of 12 rows against
+  /// local training.
+  void expectTrainsAsLocal(const std::string &source,
+                           const MinimizeOptions &minimize,
+                           const std::string &floatType, const Layout &layout) {
+    OwningOpRef<ModuleOp> program = minimized(source, minimize);
+    ASSERT_TRUE(program);
+    TranspileOptions transpile;
+    transpile.pservers = loopbackEndpoints(layout.servers);
+    transpile.trainers = layout.trainers;
+    transpile.minBlockSize = layout.minBlockSize;
+    transpile.splitMethod = layout.splitMethod;
+    OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+    const int64_t batch = 12;
+    std::optional<JobSpec> spec = loadJob(*job, batch);
+    ASSERT_TRUE(spec);
+    std::unique_ptr<LocalTrainer> reference =
+        localTrainer(*program, batch, kOddShapesData);
+    ASSERT_TRUE(reference);
+    expectEqualsLocal(*spec, *reference, /*steps=*/6, batch, kOddShapesData,
+                      floatType == "f64" ? 1e-12 : 1e-5);
+  }
+};
+
+class SyncOptimizerTest : public SyncTrainingTest,
+                          public ::testing::WithParamInterface<
+                              std::tuple<OptimizerCase, const char *, Layout>> {
+};
 
 TEST_P(SyncOptimizerTest, EveryStepEqualsLocalTraining) {
   auto [optimizer, floatType, layout] = GetParam();
   MinimizeOptions minimize;
   minimize.learningRate = 0.3;
   optimizer.configure(minimize);
-  OwningOpRef<ModuleOp> program =
-      minimized(fmt::format(kOddShapesProgram, floatType), minimize);
-  ASSERT_TRUE(program);
-
-  TranspileOptions transpile;
-  transpile.pservers = loopbackEndpoints(layout.servers);
-  transpile.trainers = layout.trainers;
-  transpile.minBlockSize = layout.minBlockSize;
-  transpile.splitMethod = layout.splitMethod;
-  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
-  const int64_t batch = 12;
-  std::optional<JobSpec> spec = loadJob(*job, batch);
-  ASSERT_TRUE(spec);
-  std::unique_ptr<LocalTrainer> reference =
-      localTrainer(*program, batch, kOddShapesData);
-  ASSERT_TRUE(reference);
-  bool f64 = std::string(floatType) == "f64";
-  expectEqualsLocal(*spec, *reference, /*steps=*/6, batch, kOddShapesData,
-                    f64 ? 1e-12 : 1e-5);
+  expectTrainsAsLocal(fmt::format(kOddShapesProgram, floatType), minimize,
+                      floatType, layout);
 }
 
 std::string describeOptimizerCase(
@@ -196,5 +236,68 @@ INSTANTIATE_TEST_SUITE_P(
                           Layout{4, 2, 1, ps::SplitMethod::HashName},
                           Layout{3, 2, 15, ps::SplitMethod::RoundRobin})),
     describeOptimizerCase);
+
+/// Returns `program` with `settings` appended to the declarations of the
+/// parameters they name.
+std::string
+withSettings(std::string program,
+             const std::vector<std::pair<std::string, std::string>> &settings) {
+  for (const auto &[name, text] : settings) {
+    size_t at = program.find("train.param @" + name + " ");
+    EXPECT_NE(at, std::string::npos) << name;
+    program.insert(program.find('\n', at), " " + text);
+  }
+  return program;
+}
+
+/// Every kind of per-parameter setting, on kOddShapesProgram: a clip by
+/// value on sliced parameters, a clip by norm on the ones that stay whole
+/// (a row, a scalar), L1 and L2 decay of their own, the global weight decay
+/// turned off (b1) or kept (row, wc), and learning-rate scales. The bounds
+/// are small enough that the clips act.
+const std::vector<std::pair<std::string, std::string>> kSettings = {
+    {"w1", "lr_scale 0.5 l1_decay 0.01 clip_max 0.02"},
+    {"b1", "l2_decay 0.0"},
+    {"w2", "l2_decay 0.05"},
+    {"row", "lr_scale 2.0 clip_norm 0.01"},
+    {"wc", "clip_min -0.02 clip_max 0.01"},
+    {"s", "l1_decay 0.1 clip_norm 0.001"},
+};
+
+class SyncSettingsTest : public SyncTrainingTest,
+                         public ::testing::WithParamInterface<
+                             std::tuple<OptimizerKind, const char *, Layout>> {
+};
+
+TEST_P(SyncSettingsTest, EveryStepEqualsLocalTraining) {
+  auto [kind, floatType, layout] = GetParam();
+  MinimizeOptions minimize;
+  minimize.optimizer = kind;
+  minimize.learningRate = 0.3;
+  minimize.weightDecay = 0.01;
+  expectTrainsAsLocal(
+      withSettings(fmt::format(kOddShapesProgram, floatType), kSettings),
+      minimize, floatType, layout);
+}
+
+std::string describeSettingsCase(
+    const ::testing::TestParamInfo<SyncSettingsTest::ParamType> &info) {
+  auto [kind, floatType, layout] = info.param;
+  const char *names[] = {"Sgd",     "Momentum",       "Adam", "Adagrad",
+                         "Rmsprop", "DecayedAdagrad", "Ftrl", "Adamax"};
+  return fmt::format("{}{}{}T{}S", names[static_cast<int>(kind)], floatType,
+                     layout.trainers, layout.servers);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Settings, SyncSettingsTest,
+    ::testing::Combine(
+        ::testing::Values(OptimizerKind::SGD, OptimizerKind::Adam,
+                          OptimizerKind::RMSProp, OptimizerKind::Ftrl),
+        ::testing::Values("f32", "f64"),
+        ::testing::Values(Layout{2, 3, 1, ps::SplitMethod::RoundRobin},
+                          Layout{4, 2, 1, ps::SplitMethod::HashName},
+                          Layout{3, 2, 15, ps::SplitMethod::RoundRobin})),
+    describeSettingsCase);
 
 } // namespace

@@ -55,18 +55,46 @@ def Train_ParamOp : Train_Op<"param", [Symbol, Train_ParameterOpInterface]> {
     them. Optimizer state (moments, velocities, beta powers) and the learning
     rate are frozen parameters too.
 
+    A trainable parameter may carry its own update settings, Paddle's
+    `ParamAttr(learning_rate, regularizer, gradient_clip)`, which
+    `openks-append-optimizer` honours: `lr_scale` multiplies the learning
+    rate; `l1_decay` or `l2_decay` (at most one) replaces the optimizer's
+    regularization for this parameter (0 turns it off); `clip_max` (with
+    `clip_min`, by default `-clip_max`) clips the gradient by value, or
+    `clip_norm` by its L2 norm, instead of the optimizer's global-norm
+    clipping.
+
     ```mlir
     train.param @fc1.w : tensor<784x256xf32> init #train.xavier<seed = 1>
     train.param @learning_rate : tensor<f32> init #train.constant<1.0e-01> frozen
+    train.param @fc2.w : tensor<256x10xf32> init #train.xavier<seed = 2>
+        lr_scale 5.0e-01 l2_decay 1.0e-04 clip_max 1.0e-01
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<AnyRankedTensor>:$type,
                        Train_InitializerAttrInterface:$initializer,
-                       UnitAttr:$frozen);
+                       UnitAttr:$frozen,
+                       OptionalAttr<F64Attr>:$lr_scale,
+                       OptionalAttr<F64Attr>:$l1_decay,
+                       OptionalAttr<F64Attr>:$l2_decay,
+                       OptionalAttr<F64Attr>:$clip_min,
+                       OptionalAttr<F64Attr>:$clip_max,
+                       OptionalAttr<F64Attr>:$clip_norm);
   let assemblyFormat = [{
-    $sym_name `:` $type `init` $initializer (`frozen` $frozen^)? attr-dict
+    $sym_name `:` $type `init` $initializer (`frozen` $frozen^)?
+    (`lr_scale` $lr_scale^)? (`l1_decay` $l1_decay^)?
+    (`l2_decay` $l2_decay^)? (`clip_min` $clip_min^)?
+    (`clip_max` $clip_max^)? (`clip_norm` $clip_norm^)? attr-dict
   }];
+  let builders = [
+    // A parameter without update settings of its own.
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::RankedTensorType":$type,
+                   "::openks::train::InitializerAttrInterface":$initializer,
+                   "bool":$frozen), [{
+      build($_builder, $_state, name, type, initializer, frozen, {}, {}, {},
+            {}, {}, {});
+    }]>];
   let extraClassDeclaration = [{
     /// Returns the parameter's tensor type.
     ::mlir::RankedTensorType getParameterType() {
@@ -620,211 +648,7 @@ def Train_EmbeddingGradOp : Train_PureOp<"embedding_grad"> {
   let hasVerifier = 1;
 }
 
-//===----------------------------------------------------------------------===//
-// Optimizer ops
-//===----------------------------------------------------------------------===//
-
-/// Base class of optimizer ops: update `param` in place from `grad` and `lr`.
-class Train_OptimizerOp<string mnemonic, list<Trait> traits = []>
-    : Train_Op<mnemonic, !listconcat(traits, [
-          Train_OptimizerOpInterface,
-          DeclareOpInterfaceMethods<SymbolUserOpInterface>,
-          MemoryEffects<[MemRead<Train_ParameterResource>,
-                         MemWrite<Train_ParameterResource>]>])> {
-  let extraClassDeclaration = [{
-    /// Returns the state parameters shaped like the parameter.
-    ::llvm::SmallVector<::mlir::FlatSymbolRefAttr> getElementwiseState();
-  }];
-}
-
-def Train_SgdOp : Train_OptimizerOp<"sgd"> {
-  let summary = "Plain SGD: `param -= lr * grad`.";
-  let description = [{
-    ```mlir
-    train.sgd @fc1.w, %dw, %lr : tensor<784x256xf32>, tensor<f32>
-    ```
-  }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
-                       Train_FloatScalar:$lr);
-  let assemblyFormat = [{
-    $param `,` $grad `,` $lr attr-dict `:` type($grad) `,` type($lr)
-  }];
-}
-
-def Train_MomentumOp : Train_OptimizerOp<"momentum"> {
-  let summary = "SGD with momentum (optionally Nesterov).";
-  let description = [{
-    `v = mu * v + grad`; then `param -= lr * v`, or with `nesterov`
-    `param -= lr * (grad + mu * v)`. `velocity` is a frozen parameter of the
-    parameter's type.
-
-    ```mlir
-    train.momentum @w, %dw, %lr velocity @w.velocity {mu = 9.000000e-01 : f64}
-        : tensor<16x8xf32>, tensor<f32>
-    ```
-  }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
-                       Train_FloatScalar:$lr, FlatSymbolRefAttr:$velocity,
-                       DefaultValuedAttr<F64Attr, "0.9">:$mu,
-                       UnitAttr:$nesterov);
-  let assemblyFormat = [{
-    $param `,` $grad `,` $lr `velocity` $velocity (`nesterov` $nesterov^)?
-    attr-dict `:` type($grad) `,` type($lr)
-  }];
-  let hasVerifier = 1;
-}
-
-def Train_AdamOp : Train_OptimizerOp<"adam"> {
-  let summary = "Adam, with bias correction through beta powers.";
-  let description = [{
-    With `b1p`, `b2p` the current beta powers:
-    `m1 = beta1 * m1 + (1 - beta1) * g`, `m2 = beta2 * m2 + (1 - beta2) * g^2`,
-    `param -= lr * sqrt(1 - b2p) / (1 - b1p) * m1 / (sqrt(m2) + epsilon)`,
-    then `b1p *= beta1`, `b2p *= beta2` (as Paddle's `adam` op). The moments
-    have the parameter's type; the beta powers are rank-0.
-
-    ```mlir
-    train.adam @w, %dw, %lr moments(@w.moment1, @w.moment2)
-        beta_pows(@w.beta1_pow, @w.beta2_pow) : tensor<16x8xf32>, tensor<f32>
-    ```
-  }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
-                       Train_FloatScalar:$lr,
-                       FlatSymbolRefAttr:$moment1, FlatSymbolRefAttr:$moment2,
-                       FlatSymbolRefAttr:$beta1_pow,
-                       FlatSymbolRefAttr:$beta2_pow,
-                       DefaultValuedAttr<F64Attr, "0.9">:$beta1,
-                       DefaultValuedAttr<F64Attr, "0.999">:$beta2,
-                       DefaultValuedAttr<F64Attr, "1.0e-8">:$epsilon);
-  let assemblyFormat = [{
-    $param `,` $grad `,` $lr `moments` `(` $moment1 `,` $moment2 `)`
-    `beta_pows` `(` $beta1_pow `,` $beta2_pow `)` attr-dict `:` type($grad)
-    `,` type($lr)
-  }];
-  let extraClassDeclaration = [{
-    /// Returns the moments, shaped like the parameter.
-    ::llvm::SmallVector<::mlir::FlatSymbolRefAttr> getElementwiseState();
-    /// Returns the rank-0 beta powers.
-    ::llvm::SmallVector<::mlir::FlatSymbolRefAttr> getScalarState();
-  }];
-  let hasVerifier = 1;
-}
-
-def Train_AdagradOp : Train_OptimizerOp<"adagrad"> {
-  let summary = "Adagrad: per-element learning rates from squared gradients.";
-  let description = [{
-    `m += g^2`, `param -= lr * g / (sqrt(m) + epsilon)`.
-
-    ```mlir
-    train.adagrad @w, %dw, %lr moment @w.moment : tensor<16x8xf32>, tensor<f32>
-    ```
-  }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
-                       Train_FloatScalar:$lr, FlatSymbolRefAttr:$moment,
-                       DefaultValuedAttr<F64Attr, "1.0e-6">:$epsilon);
-  let assemblyFormat = [{
-    $param `,` $grad `,` $lr `moment` $moment attr-dict `:` type($grad) `,`
-    type($lr)
-  }];
-  let hasVerifier = 1;
-}
-
-//===----------------------------------------------------------------------===//
-// Between autodiff and the optimizer
-//===----------------------------------------------------------------------===//
-
-def Train_ParamGradOp : Train_Op<"param_grad", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
-    MemoryEffects<[MemWrite<Train_GradientResource>]>]> {
-  let summary = "Names the gradient of a trainable parameter.";
-  let description = [{
-    `openks-append-backward` ends the backward pass with one of these per
-    trainable parameter that the loss depends on: `grad` is the gradient of
-    the loss with respect to `param` in this step (summed over every read of
-    the parameter). `openks-append-optimizer` replaces each with the
-    parameter's update. At run time it does nothing.
-
-    ```mlir
-    train.param_grad @fc1.w, %dw1 : tensor<784x256xf32>
-    ```
-  }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad);
-  let assemblyFormat = "$param `,` $grad attr-dict `:` type($grad)";
-}
-
-def Train_ClipByGlobalNormOp : Train_PureOp<"clip_by_global_norm", [
-    AllTypesMatch<["grads", "clipped"]>]> {
-  let summary = "Scales gradients down to a maximum global L2 norm.";
-  let description = [{
-    With `n` the L2 norm of all `grads` together, every gradient is
-    multiplied by `max_norm / max(n, max_norm)` (Paddle's
-    `GradientClipByGlobalNorm`). As in Paddle's parameter-server mode,
-    clipping runs on the trainers, before the gradients are sent.
-
-    ```mlir
-    %c1, %c2 = train.clip_by_global_norm %g1, %g2 max_norm 5.000000e+00
-        : tensor<784x256xf32>, tensor<256xf32>
-    ```
-  }];
-  let arguments = (ins Variadic<Train_FloatTensor>:$grads, F64Attr:$max_norm);
-  let results = (outs Variadic<Train_FloatTensor>:$clipped);
-  let assemblyFormat = [{
-    $grads `max_norm` $max_norm attr-dict `:` type($grads)
-  }];
-  let hasVerifier = 1;
-}
-
-//===----------------------------------------------------------------------===//
-// Learning-rate schedules
-//===----------------------------------------------------------------------===//
-
-def Train_ExponentialDecayOp : Train_PureOp<"exponential_decay"> {
-  let summary = "Exponentially decayed learning rate.";
-  let description = [{
-    `lr = learning_rate * decay_rate ^ (step / decay_steps)`, with the
-    exponent floored when `staircase` is set (Paddle's `exponential_decay`).
-    `step` counts the steps before this one.
-
-    ```mlir
-    %lr = train.exponential_decay %step learning_rate 1.000000e-01
-        decay_rate 5.000000e-01 decay_steps 100 : tensor<i64> -> tensor<f32>
-    ```
-  }];
-  let arguments = (ins 0DTensorOf<[F32, F64, I64]>:$step, F64Attr:$learning_rate,
-                       F64Attr:$decay_rate, I64Attr:$decay_steps,
-                       UnitAttr:$staircase);
-  let results = (outs Train_FloatScalar:$lr);
-  let assemblyFormat = [{
-    $step `learning_rate` $learning_rate `decay_rate` $decay_rate
-    `decay_steps` $decay_steps (`staircase` $staircase^)? attr-dict `:`
-    type($step) `->` type($lr)
-  }];
-  let hasVerifier = 1;
-}
-
-def Train_PiecewiseDecayOp : Train_PureOp<"piecewise_decay"> {
-  let summary = "Piecewise-constant learning rate.";
-  let description = [{
-    `lr = values[i]` where `i` is the number of `boundaries` at or below
-    `step` (Paddle's `piecewise_decay`): `values` has one more entry than
-    `boundaries`, which increase strictly.
-
-    ```mlir
-    %lr = train.piecewise_decay %step boundaries [100, 200]
-        values [1.000000e-01, 1.000000e-02, 1.000000e-03]
-        : tensor<i64> -> tensor<f32>
-    ```
-  }];
-  let arguments = (ins 0DTensorOf<[F32, F64, I64]>:$step,
-                       DenseI64ArrayAttr:$boundaries,
-                       DenseF64ArrayAttr:$values);
-  let results = (outs Train_FloatScalar:$lr);
-  let assemblyFormat = [{
-    $step `boundaries` $boundaries `values` $values attr-dict `:`
-    type($step) `->` type($lr)
-  }];
-  let hasVerifier = 1;
-}
+include "openks/Dialect/Train/IR/TrainOptimizerOps.td"
 
 //===----------------------------------------------------------------------===//
 // The ops of knowledge-graph, click-through and word2vec models
