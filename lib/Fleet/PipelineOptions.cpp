@@ -8,6 +8,8 @@
 
 #include "openks/Support/Endpoint.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 using namespace openks;
 using namespace openks::fleet;
 

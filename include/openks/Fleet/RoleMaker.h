@@ -20,6 +20,7 @@
 #include "openks/Fleet/Environment.h"
 #include "openks/Support/Status.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,7 +84,8 @@ public:
   /// (e.g. "PaddleCloud role maker (TRAINING_ROLE=PSERVER)").
   virtual std::string describe() const = 0;
 
-  // The queries below may only be called after generateRole() succeeded.
+  // The queries below may only be called after generateRole() succeeded;
+  // before, they abort the process with a message.
 
   /// Returns everything generateRole() found.
   const RoleAssignment &assignment() const;

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPENKS_LIB_FLEET_JSON_H
-#define OPENKS_LIB_FLEET_JSON_H
+#ifndef OPENKS_LIB_FLEET_CONFIG_JSON_H
+#define OPENKS_LIB_FLEET_CONFIG_JSON_H
 
 #include "openks/Support/Status.h"
 
@@ -62,4 +62,4 @@ StatusOr<Value> parse(std::string_view text, int maxDepth = 64);
 
 } // namespace openks::fleet::json
 
-#endif // OPENKS_LIB_FLEET_JSON_H
+#endif // OPENKS_LIB_FLEET_CONFIG_JSON_H

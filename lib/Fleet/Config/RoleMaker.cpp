@@ -9,7 +9,8 @@
 #include "openks/Support/Endpoint.h"
 
 #include <algorithm>
-#include <cassert>
+#include <cstdio>
+#include <cstdlib>
 
 using namespace openks;
 using namespace openks::fleet;
@@ -77,7 +78,14 @@ Status RoleMaker::generateRole() {
 }
 
 const RoleAssignment &RoleMaker::assignment() const {
-  assert(assignment_ && "call generateRole() before querying the role");
+  // A query before the role is known is a bug of the caller; answering
+  // with a made-up role would send it to the wrong servers.
+  if (!assignment_) {
+    std::fprintf(stderr,
+                 "%s: the role was queried before generateRole() succeeded\n",
+                 describe().c_str());
+    std::abort();
+  }
   return *assignment_;
 }
 

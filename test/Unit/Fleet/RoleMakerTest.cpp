@@ -148,6 +148,18 @@ TEST(RoleMakerTest, GeneratesOnce) {
   EXPECT_EQ(maker.reads, 2);
 }
 
+// Tests that a query before the role is known stops the process, naming
+// the role maker, rather than answering with a made-up role.
+TEST(RoleMakerDeathTest, QueriesNeedAGeneratedRole) {
+  UserDefinedRoleMaker maker(0, Role::Worker, 1, kServers);
+  EXPECT_DEATH((void)maker.isWorker(),
+               "user-defined role maker \\(worker 0\\): the role was queried "
+               "before generateRole\\(\\) succeeded");
+  UserDefinedRoleMaker broken(5, Role::Worker, 1, kServers);
+  EXPECT_FALSE(broken.generateRole().isOk());
+  EXPECT_DEATH((void)broken.serverEndpoints(), "before generateRole");
+}
+
 // Tests a local role maker and the role makers of a whole in-process job.
 TEST(RoleMakerTest, LocalRolesCoverTheJob) {
   LocalRoleMaker server(Role::Server, 1, kServers, 2);
