@@ -37,10 +37,10 @@ static ps::SplitMethod toPipelineSplitMethod(SplitMethod method) {
   llvm_unreachable("unknown split method");
 }
 
-Status fleet::buildTranspileOptions(
-    const DistributedStrategy &strategy,
-    const std::vector<std::string> &serverEndpoints, int trainers,
-    TranspileOptions &out) {
+Status
+fleet::buildTranspileOptions(const DistributedStrategy &strategy,
+                             const std::vector<std::string> &serverEndpoints,
+                             int trainers, TranspileOptions &out) {
   OPENKS_RETURN_IF_ERROR(strategy.validate());
   StatusOr<std::vector<std::string>> endpoints =
       canonicalEndpointList(serverEndpoints, "server endpoints");

@@ -1,4 +1,5 @@
-//===- PaddleCloudRoleMaker.h - Roles from PaddleCloud variables -*- C++ -*-===//
+//===- PaddleCloudRoleMaker.h - Roles from PaddleCloud variables -*- C++
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //

@@ -1,4 +1,5 @@
-//===- TranspilerConfig.h - How the transpiler slices and places -*- C++ -*-===//
+//===- TranspilerConfig.h - How the transpiler slices and places -*- C++
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //

@@ -92,7 +92,8 @@ DistributedStrategy StrategyFactory::createHalfAsyncStrategy() {
   return DistributedStrategy(DistributedMode::HalfAsync, kDefaultGeoPushSteps);
 }
 
-DistributedStrategy StrategyFactory::createGeoStrategy(int64_t updateFrequency) {
+DistributedStrategy
+StrategyFactory::createGeoStrategy(int64_t updateFrequency) {
   return DistributedStrategy(DistributedMode::Geo, updateFrequency);
 }
 

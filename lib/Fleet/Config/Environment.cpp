@@ -21,14 +21,13 @@ Environment Environment::process() {
 }
 
 Environment Environment::fromMap(std::map<std::string, std::string> variables) {
-  return Environment(
-      [variables = std::move(variables)](
-          const std::string &name) -> std::optional<std::string> {
-        auto it = variables.find(name);
-        if (it == variables.end())
-          return std::nullopt;
-        return it->second;
-      });
+  return Environment([variables = std::move(variables)](const std::string &name)
+                         -> std::optional<std::string> {
+    auto it = variables.find(name);
+    if (it == variables.end())
+      return std::nullopt;
+    return it->second;
+  });
 }
 
 StatusOr<std::string> Environment::require(const std::string &name) const {

@@ -20,8 +20,7 @@ const Value *Value::find(std::string_view key) const {
 }
 
 bool Value::isInteger() const {
-  return kind == Kind::Number &&
-         text.find_first_of(".eE") == std::string::npos;
+  return kind == Kind::Number && text.find_first_of(".eE") == std::string::npos;
 }
 
 const char *json::describeKind(Value::Kind kind) {

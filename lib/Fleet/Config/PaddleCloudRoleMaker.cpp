@@ -48,8 +48,8 @@ parseEndpointList(const std::string &list, const std::string &variable) {
       break;
     start = comma + 1;
   }
-  StatusOr<std::vector<std::string>> canonical = canonicalEndpointList(
-      endpoints, "environment variable " + variable);
+  StatusOr<std::vector<std::string>> canonical =
+      canonicalEndpointList(endpoints, "environment variable " + variable);
   if (!canonical)
     return canonical.status();
   return *canonical;

@@ -28,8 +28,8 @@ Status RoleAssignment::canonicalize() {
   if (!servers)
     return servers.status();
 
-  int count = role == Role::Server ? static_cast<int>(servers->size())
-                                   : workerNum;
+  int count =
+      role == Role::Server ? static_cast<int>(servers->size()) : workerNum;
   if (index < 0 || index >= count)
     return Status::outOfRange("{} index {} is out of range: the job has {} "
                               "{}s",

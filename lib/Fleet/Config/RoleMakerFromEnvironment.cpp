@@ -28,15 +28,18 @@ struct Source {
 } // namespace
 
 static const Source kSources[] = {
-    {"paddlecloud", {"TRAINING_ROLE", "PADDLE_PSERVERS_IP_PORT_LIST"},
+    {"paddlecloud",
+     {"TRAINING_ROLE", "PADDLE_PSERVERS_IP_PORT_LIST"},
      [](const Environment &environment) -> std::unique_ptr<RoleMaker> {
        return std::make_unique<PaddleCloudRoleMaker>(environment);
      }},
-    {"tfconfig", {"TF_CONFIG", nullptr},
+    {"tfconfig",
+     {"TF_CONFIG", nullptr},
      [](const Environment &environment) -> std::unique_ptr<RoleMaker> {
        return std::make_unique<TFConfigRoleMaker>(environment);
      }},
-    {"slurm", {"SLURM_PROCID", nullptr},
+    {"slurm",
+     {"SLURM_PROCID", nullptr},
      [](const Environment &environment) -> std::unique_ptr<RoleMaker> {
        return std::make_unique<SlurmRoleMaker>(environment);
      }},
@@ -55,7 +58,8 @@ static std::string evidence(const Source &source,
 
 StatusOr<std::unique_ptr<RoleMaker>>
 fleet::createRoleMakerFromEnvironment(const Environment &environment) {
-  if (std::optional<std::string> chosen = environment.get("OPENKS_ROLE_MAKER")) {
+  if (std::optional<std::string> chosen =
+          environment.get("OPENKS_ROLE_MAKER")) {
     for (const Source &source : kSources)
       if (*chosen == source.name)
         return source.create(environment);
@@ -70,8 +74,8 @@ fleet::createRoleMakerFromEnvironment(const Environment &environment) {
     if (std::string variables = evidence(source, environment);
         !variables.empty()) {
       present.push_back(&source);
-      found += fmt::format("{}{} ({})", found.empty() ? "" : ", ",
-                           source.name, variables);
+      found += fmt::format("{}{} ({})", found.empty() ? "" : ", ", source.name,
+                           variables);
     }
   if (present.empty())
     return Status::notFound(

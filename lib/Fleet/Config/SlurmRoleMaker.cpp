@@ -6,7 +6,6 @@
 
 #include "openks/Fleet/SlurmRoleMaker.h"
 
-
 using namespace openks;
 using namespace openks::fleet;
 
@@ -105,7 +104,8 @@ fleet::expandSlurmHostList(const std::string &hostList, size_t maxHosts) {
       if (group.find('[') != std::string::npos)
         return Status::invalidArgument("host list item '{}' nests brackets",
                                        item);
-      StatusOr<std::vector<std::string>> values = expandBracket(group, item, hostList, maxHosts);
+      StatusOr<std::vector<std::string>> values =
+          expandBracket(group, item, hostList, maxHosts);
       if (!values)
         return values.status();
       pieces.push_back(std::move(*values));
@@ -135,8 +135,8 @@ fleet::expandSlurmHostList(const std::string &hostList, size_t maxHosts) {
   return hosts;
 }
 
-StatusOr<std::vector<int>> fleet::expandSlurmTasksPerNode(const std::string &text,
-                                                          size_t maxNodes) {
+StatusOr<std::vector<int>>
+fleet::expandSlurmTasksPerNode(const std::string &text, size_t maxNodes) {
   std::vector<int> counts;
   for (const std::string &item : splitOutsideBrackets(text)) {
     // "N" or "N(xM)".
@@ -203,8 +203,8 @@ static StatusOr<int64_t> setting(const Environment &environment,
                                  int64_t max) {
   if (given) {
     if (*given < min || *given > max)
-      return Status::outOfRange("{} is {}, outside [{}, {}]", what, *given,
-                                min, max);
+      return Status::outOfRange("{} is {}, outside [{}, {}]", what, *given, min,
+                                max);
     return *given;
   }
   if (environment.has(variable))

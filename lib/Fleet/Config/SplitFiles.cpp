@@ -13,8 +13,8 @@ StatusOr<std::vector<std::string>>
 fleet::splitFiles(const std::vector<std::string> &files, int workerIndex,
                   int workerNum) {
   if (workerNum < 1)
-    return Status::invalidArgument(
-        "splitFiles needs at least 1 worker, got {}", workerNum);
+    return Status::invalidArgument("splitFiles needs at least 1 worker, got {}",
+                                   workerNum);
   if (workerIndex < 0 || workerIndex >= workerNum)
     return Status::outOfRange(
         "splitFiles: worker index {} is out of range for {} workers",

@@ -25,9 +25,9 @@ std::string TFConfigRoleMaker::describe() const {
 /// Returns the member `key` of `object` (named `path` in messages) when it
 /// is of `kind`; fails when it is missing or of another kind.
 static StatusOr<const json::Value *> requireMember(const json::Value &object,
-                                                  const std::string &path,
-                                                  const char *key,
-                                                  json::Value::Kind kind) {
+                                                   const std::string &path,
+                                                   const char *key,
+                                                   json::Value::Kind kind) {
   const json::Value *member = object.find(key);
   if (!member)
     return Status::invalidArgument("{} has no \"{}\"", path, key);

@@ -32,10 +32,10 @@ Status DistributeTranspilerConfig::validate() const {
     // Paddle refuses runtime_split_send_recv with sync_mode; half_async and
     // geo_sgd_mode with it are as contradictory, though Paddle lets the
     // first flag it looks at win.
-    for (auto [set, name] : {std::pair{runtimeSplitSendRecv,
-                                       "runtimeSplitSendRecv"},
-                             std::pair{halfAsync, "halfAsync"},
-                             std::pair{geoSgdMode, "geoSgdMode"}})
+    for (auto [set, name] :
+         {std::pair{runtimeSplitSendRecv, "runtimeSplitSendRecv"},
+          std::pair{halfAsync, "halfAsync"},
+          std::pair{geoSgdMode, "geoSgdMode"}})
       if (set)
         return Status::invalidArgument(
             "transpiler config: {} contradicts syncMode; set syncMode to "

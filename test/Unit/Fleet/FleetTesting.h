@@ -34,9 +34,10 @@ inline RoleAssignment generate(RoleMaker &maker) {
 }
 
 /// Returns a worker or server assignment with `workerEndpoints`.
-inline RoleAssignment makeAssignment(Role role, int index, int workerNum,
-                                 std::vector<std::string> serverEndpoints,
-                                 std::vector<std::string> workerEndpoints = {}) {
+inline RoleAssignment
+makeAssignment(Role role, int index, int workerNum,
+               std::vector<std::string> serverEndpoints,
+               std::vector<std::string> workerEndpoints = {}) {
   RoleAssignment result;
   result.role = role;
   result.index = index;

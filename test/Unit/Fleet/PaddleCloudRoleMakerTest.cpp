@@ -22,8 +22,7 @@ namespace {
 using Variables = std::map<std::string, std::string>;
 
 const char *const kList = "127.0.0.1:6170,127.0.0.1:6171";
-const std::vector<std::string> kServers = {"127.0.0.1:6170",
-                                           "127.0.0.1:6171"};
+const std::vector<std::string> kServers = {"127.0.0.1:6170", "127.0.0.1:6171"};
 
 /// What launch_ps sets for trainer `id` of 2.
 Variables trainer(const std::string &id) {
@@ -58,8 +57,10 @@ RoleAssignment roleOf(Variables variables) {
 TEST(PaddleCloudRoleMakerTest, ReadsLaunchPsRoles) {
   EXPECT_EQ(roleOf(trainer("0")), makeAssignment(Role::Worker, 0, 2, kServers));
   EXPECT_EQ(roleOf(trainer("1")), makeAssignment(Role::Worker, 1, 2, kServers));
-  EXPECT_EQ(roleOf(server("6170")), makeAssignment(Role::Server, 0, 2, kServers));
-  EXPECT_EQ(roleOf(server("6171")), makeAssignment(Role::Server, 1, 2, kServers));
+  EXPECT_EQ(roleOf(server("6170")),
+            makeAssignment(Role::Server, 0, 2, kServers));
+  EXPECT_EQ(roleOf(server("6171")),
+            makeAssignment(Role::Server, 1, 2, kServers));
 
   PaddleCloudRoleMaker maker(Environment::fromMap(server("6171")));
   ASSERT_EQ(generateError(maker), "");

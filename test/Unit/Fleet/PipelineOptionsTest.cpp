@@ -65,8 +65,8 @@ TEST(PipelineOptionsTest, FillsWhatTheTextualPipelineParses) {
   for (const Case &c : cases) {
     SCOPED_TRACE(c.text);
     TranspileOptions options;
-    Status status = buildTranspileOptions(c.strategy, servers, c.trainers,
-                                          options);
+    Status status =
+        buildTranspileOptions(c.strategy, servers, c.trainers, options);
     ASSERT_TRUE(status.isOk()) << status.message();
     EXPECT_EQ(printed(options), parsed(c.text));
   }
@@ -94,19 +94,29 @@ TEST(PipelineOptionsTest, RefusesBrokenJobs) {
     const char *message;
   };
   const Case cases[] = {
-      {StrategyFactory::createSyncStrategy(), {}, 1,
+      {StrategyFactory::createSyncStrategy(),
+       {},
+       1,
        "server endpoints must not be empty"},
       {StrategyFactory::createSyncStrategy(),
        {"127.0.0.1:6170", "127.0.0.1:06170"},
        1,
        "server endpoints list '127.0.0.1:6170' twice (as '127.0.0.1:06170')"},
-      {StrategyFactory::createSyncStrategy(), {"127.0.0.1"}, 1,
+      {StrategyFactory::createSyncStrategy(),
+       {"127.0.0.1"},
+       1,
        "endpoint '127.0.0.1' must have the form host:port"},
-      {StrategyFactory::createSyncStrategy(), {"host:0"}, 1,
+      {StrategyFactory::createSyncStrategy(),
+       {"host:0"},
+       1,
        "endpoint 'host:0' has an invalid port '0' (expected 1 to 65535)"},
-      {StrategyFactory::createSyncStrategy(), {"host:1"}, 0,
+      {StrategyFactory::createSyncStrategy(),
+       {"host:1"},
+       0,
        "a job needs at least 1 trainer, got 0 trainers"},
-      {StrategyFactory::createGeoStrategy(0), {"host:1"}, 1,
+      {StrategyFactory::createGeoStrategy(0),
+       {"host:1"},
+       1,
        "geo strategy: the push period (update frequency) must be at least 1 "
        "step, got 0"},
   };

@@ -80,8 +80,12 @@ TEST(RoleMakerTest, ChecksUserDefinedRoles) {
   };
   const Case cases[] = {
       {0, Role::Worker, 2, {}, "server endpoints must not be empty"},
-      {0, Role::Worker, 2, {"a:1", "A:1"}, "server endpoints list 'a:1' twice "
-                                           "(as 'A:1')"},
+      {0,
+       Role::Worker,
+       2,
+       {"a:1", "A:1"},
+       "server endpoints list 'a:1' twice "
+       "(as 'A:1')"},
       {0, Role::Worker, 2, {"a"}, "endpoint 'a' must have the form host:port"},
       {0, Role::Worker, 0, kServers, "a job needs at least 1 worker, got 0"},
       {-1, Role::Worker, 2, kServers,
@@ -103,14 +107,12 @@ TEST(RoleMakerTest, ChecksUserDefinedRoles) {
 // against the workers and the servers, and a worker's current endpoint is
 // its own when known.
 TEST(RoleMakerTest, CanonicalisesAndChecksEndpoints) {
-  RoleAssignment given = makeAssignment(Role::Worker, 1, 2,
-                                    {"Host-A:06170", "[0::1]:1"},
-                                    {"w0:1", "W1:0002"});
+  RoleAssignment given = makeAssignment(
+      Role::Worker, 1, 2, {"Host-A:06170", "[0::1]:1"}, {"w0:1", "W1:0002"});
   ASSERT_TRUE(given.canonicalize().isOk());
   EXPECT_EQ(given.serverEndpoints,
             (std::vector<std::string>{"host-a:6170", "[::1]:1"}));
-  EXPECT_EQ(given.workerEndpoints,
-            (std::vector<std::string>{"w0:1", "w1:2"}));
+  EXPECT_EQ(given.workerEndpoints, (std::vector<std::string>{"w0:1", "w1:2"}));
 
   CountingRoleMaker maker;
   maker.next = makeAssignment(Role::Worker, 1, 2, kServers, {"w0:1", "w1:2"});
@@ -125,8 +127,8 @@ TEST(RoleMakerTest, CanonicalisesAndChecksEndpoints) {
       makeAssignment(Role::Worker, 0, 2, kServers, {"w0:1", "10.0.0.2:06170"});
   EXPECT_EQ(shared.canonicalize().message(),
             "endpoint '10.0.0.2:6170' is both a server's and a worker's");
-  RoleAssignment twice = makeAssignment(Role::Worker, 0, 2, kServers,
-                                    {"w0:1", "w0:01"});
+  RoleAssignment twice =
+      makeAssignment(Role::Worker, 0, 2, kServers, {"w0:1", "w0:01"});
   EXPECT_EQ(twice.canonicalize().message(),
             "worker endpoints list 'w0:1' twice (as 'w0:01')");
 }

@@ -25,7 +25,8 @@ using Variables = std::map<std::string, std::string>;
 /// Returns the expansion of `list`, or "error: ..." as its only element.
 Strings hosts(const std::string &list, size_t maxHosts = 65536) {
   StatusOr<Strings> expanded = expandSlurmHostList(list, maxHosts);
-  return expanded ? *expanded : Strings{"error: " + expanded.status().message()};
+  return expanded ? *expanded
+                  : Strings{"error: " + expanded.status().message()};
 }
 
 // Tests host lists in Slurm's compressed form.
@@ -77,8 +78,8 @@ TEST(SlurmRoleMakerTest, ExpandsTasksPerNode) {
   StatusOr<std::vector<int>> counts = expandSlurmTasksPerNode("3(x2),2,1(x1)");
   ASSERT_TRUE(counts.isOk()) << counts.status().message();
   EXPECT_EQ(*counts, (std::vector<int>{3, 3, 2, 1}));
-  for (const char *text : {"", "2,", "0", "2(x0)", "2(x)", "2x3", "2(3)",
-                           "2(x3", "-1"}) {
+  for (const char *text :
+       {"", "2,", "0", "2(x0)", "2(x)", "2x3", "2(3)", "2(x3", "-1"}) {
     SCOPED_TRACE(text);
     counts = expandSlurmTasksPerNode(text);
     ASSERT_FALSE(counts.isOk());
@@ -148,7 +149,7 @@ TEST(SlurmRoleMakerTest, FollowsSlurmsCounts) {
   // The constructor's settings win over the variables.
   EXPECT_EQ(roleOf(variables, 2, 8000),
             makeAssignment(Role::Worker, 2, 3, {"a:8000", "b:8000"},
-                       {"b:8001", "b:8002", "b:8003"}));
+                           {"b:8001", "b:8002", "b:8003"}));
 
   variables["SLURM_STEP_NODELIST"] = "c,d";
   variables["SLURM_STEP_TASKS_PER_NODE"] = "2(x2)";
@@ -156,7 +157,7 @@ TEST(SlurmRoleMakerTest, FollowsSlurmsCounts) {
   variables["SLURM_PROCID"] = "1";
   EXPECT_EQ(roleOf(variables, std::nullopt),
             makeAssignment(Role::Worker, 0, 3, {"c:7000"},
-                       {"c:7001", "d:7000", "d:7001"}));
+                           {"c:7001", "d:7000", "d:7001"}));
 }
 
 // Tests that broken environments are refused, naming the variable.
@@ -206,9 +207,10 @@ TEST(SlurmRoleMakerTest, RefusesBrokenEnvironments) {
             "nodes, but SLURM_NTASKS is 4 and SLURM_JOB_NODELIST lists 2 "
             "nodes");
   variables["SLURM_TASKS_PER_NODE"] = "4x";
-  EXPECT_NE(errorOf(variables, 1).find(
-                "environment variable SLURM_TASKS_PER_NODE: tasks per node "),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(variables, 1)
+          .find("environment variable SLURM_TASKS_PER_NODE: tasks per node "),
+      std::string::npos);
   // Ports past 65535 and nodes that are not host names.
   EXPECT_EQ(errorOf(slurm(0, 4, "n"), 1, 65534),
             "task 2 is task 2 on node n: base port 65534 + 2 is above 65535");

@@ -20,9 +20,8 @@ using namespace openks::fleet::testing;
 namespace {
 
 const std::vector<std::string> kServers = {"ps-0.job:2222", "ps-1.job:2222"};
-const std::vector<std::string> kWorkers = {"worker-0.job:2222",
-                                           "worker-1.job:2222",
-                                           "worker-2.job:2222"};
+const std::vector<std::string> kWorkers = {
+    "worker-0.job:2222", "worker-1.job:2222", "worker-2.job:2222"};
 
 /// Returns a TF_CONFIG for task `type` `index` of the job above, with
 /// `extra` appended to the top-level object.
@@ -76,8 +75,8 @@ TEST(TFConfigRoleMakerTest, DecodesJson) {
       "\t{\"cluster\":{\"\\u0070s\":[\"a\\u002Db:1\"],\"worker\":[\"w:1\"]},"
       "\r\n\"task\":{\"type\":\"worker\",\"index\":0,\"note\":\"\\/\\\"\\\\"
       "\\b\\f\\n\\r\\t\\ud83d\\ude00\"}} ";
-  EXPECT_EQ(roleOf(config), makeAssignment(Role::Worker, 0, 1, {"a-b:1"},
-                                       {"w:1"}));
+  EXPECT_EQ(roleOf(config),
+            makeAssignment(Role::Worker, 0, 1, {"a-b:1"}, {"w:1"}));
 }
 
 // Tests that JSON outside RFC 8259 is refused, with where and what.

@@ -92,8 +92,8 @@ TEST(TranspilerConfigTest, RefusesContradictoryModeFlags) {
     config.halfAsync = bits & 4;
     config.geoSgdMode = bits & 8;
     bool contradictory =
-        (config.syncMode && (config.runtimeSplitSendRecv ||
-                             config.halfAsync || config.geoSgdMode)) ||
+        (config.syncMode && (config.runtimeSplitSendRecv || config.halfAsync ||
+                             config.geoSgdMode)) ||
         (config.geoSgdMode && config.halfAsync);
     EXPECT_EQ(validationError(config).empty(), !contradictory) << bits;
   }
