@@ -7,6 +7,7 @@
 #include "Json.h"
 
 #include <cstdint>
+#include <set>
 
 using namespace openks;
 using namespace openks::fleet;
@@ -304,6 +305,7 @@ private:
       ++pos_;
       return true;
     }
+    std::set<std::string> keys;
     while (true) {
       if (peek() != '"')
         return fail("expected a string key in an object");
@@ -311,7 +313,7 @@ private:
       std::string key;
       if (!parseString(key))
         return false;
-      if (value.find(key)) {
+      if (!keys.insert(key).second) {
         pos_ = keyPos;
         return fail("duplicate key \"" + key + "\"");
       }
