@@ -74,6 +74,21 @@ static bool isWhole(const Parameter &parameter) {
          parameter.value.shape() == parameter.wholeShape;
 }
 
+/// Checks that `parameter`'s value is rows of its whole shape.
+static Status checkRows(const Parameter &parameter) {
+  const Shape &whole = parameter.wholeShape, &shape = parameter.value.shape();
+  bool fits = shape.rank() == whole.rank() && parameter.rowBegin >= 0;
+  for (int i = 0; fits && i < shape.rank(); ++i)
+    fits = i == 0 ? parameter.rowBegin + shape[0] <= whole[0]
+                  : shape[i] == whole[i];
+  if (fits && (shape.rank() > 0 || parameter.rowBegin == 0))
+    return Status::ok();
+  return Status::internal("parameter '{}' of shape {} is not rows from {} "
+                          "of {}",
+                          parameter.name, shape.str(), parameter.rowBegin,
+                          whole.str());
+}
+
 /// Returns the byte offset and size of `parameter`'s rows in its origin.
 static std::pair<size_t, size_t> getRowBytes(const Parameter &parameter) {
   size_t element = dtypeSize(parameter.value.dtype());
@@ -116,6 +131,7 @@ gatherVariable(const std::string &name,
                               name, dtypeName(dtype), shape.str(),
                               dtypeName(parameter.value.dtype()),
                               parameter.wholeShape.str());
+    OPENKS_RETURN_IF_ERROR(checkRows(parameter));
     // Of a variable several stores hold whole, the first copy is saved.
     bool holdsAll = isWhole(parameter);
     if (holdsAll && !ranges.empty() && ranges.front().second == rows)
@@ -394,7 +410,6 @@ openks::runtime::loadCheckpoint(const std::string &dir,
   VariableMap<ParameterStore> variables(stores);
   for (const std::string &name : variables.order) {
     std::vector<Holder<ParameterStore>> &holders = variables.holders[name];
-    const Parameter &first = (*holders.front().store)[holders.front().id];
     std::string path = (fs::path(source) / name).string();
     auto found = byName.find(name);
     if (found == byName.end())
@@ -402,24 +417,21 @@ openks::runtime::loadCheckpoint(const std::string &dir,
                               "'{}', which the job holds",
                               path, name);
     const CheckpointVariable &variable = *found->second;
-    if (variable.dtype != first.value.dtype() ||
-        variable.shape != first.wholeShape)
-      return Status::invalidArgument(
-          "{}: holds {} {}, but the job's '{}' is {} {}", path,
-          dtypeName(variable.dtype), variable.shape.str(), name,
-          dtypeName(first.value.dtype()), first.wholeShape.str());
+    for (Holder<ParameterStore> &holder : holders) {
+      const Parameter &parameter = (*holder.store)[holder.id];
+      if (parameter.value.dtype() != variable.dtype ||
+          parameter.wholeShape != variable.shape)
+        return Status::invalidArgument(
+            "{}: holds {} {}, but the job's '{}' is {} {}", path,
+            dtypeName(variable.dtype), variable.shape.str(), name,
+            dtypeName(parameter.value.dtype()), parameter.wholeShape.str());
+      OPENKS_RETURN_IF_ERROR(checkRows(parameter));
+    }
     StatusOr<Tensor> value = readVariable(source, variable);
     if (!value)
       return value.status();
     for (Holder<ParameterStore> &holder : holders) {
       Parameter &parameter = (*holder.store)[holder.id];
-      if (parameter.value.dtype() != variable.dtype ||
-          parameter.wholeShape != variable.shape)
-        return Status::invalidArgument(
-            "{}: holds {} {}, but the job's '{}' is {} {} in '{}'", path,
-            dtypeName(variable.dtype), variable.shape.str(), name,
-            dtypeName(parameter.value.dtype()), parameter.wholeShape.str(),
-            parameter.name);
       auto [offset, bytes] = getRowBytes(parameter);
       std::unique_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
       std::memcpy(parameter.value.rawData(),
