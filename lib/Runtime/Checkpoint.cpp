@@ -123,6 +123,7 @@ gatherVariable(const std::string &name,
   int64_t rows = shape.rank() ? shape[0] : 1;
   // The row ranges gathered, to find rows no store holds.
   std::vector<std::pair<int64_t, int64_t>> ranges;
+  bool haveAll = false;
   for (const Holder<const ParameterStore> &holder : holders) {
     const Parameter &parameter = (*holder.store)[holder.id];
     if (parameter.value.dtype() != dtype || parameter.wholeShape != shape)
@@ -133,18 +134,16 @@ gatherVariable(const std::string &name,
                               parameter.wholeShape.str());
     OPENKS_RETURN_IF_ERROR(checkRows(parameter));
     // Of a variable several stores hold whole, the first copy is saved.
-    bool holdsAll = isWhole(parameter);
-    if (holdsAll && !ranges.empty() && ranges.front().second == rows)
+    if (haveAll)
       continue;
     auto [offset, bytes] = getRowBytes(parameter);
     std::shared_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
     std::memcpy(static_cast<char *>(whole->rawData()) + offset,
                 parameter.value.rawData(), bytes);
-    if (holdsAll)
-      ranges.assign(1, {0, rows});
-    else
-      ranges.push_back(
-          {parameter.rowBegin, parameter.rowBegin + parameter.value.dim(0)});
+    haveAll = isWhole(parameter);
+    ranges.push_back(
+        {parameter.rowBegin,
+         parameter.rowBegin + (shape.rank() ? parameter.value.dim(0) : 1)});
   }
   std::sort(ranges.begin(), ranges.end());
   int64_t covered = 0;
@@ -155,29 +154,29 @@ gatherVariable(const std::string &name,
   }
   if (covered < rows)
     return Status::invalidArgument(
-        "cannot save '{}': rows [{}, {}) of it are in none of the stores",
-        name, covered, rows);
+        "cannot save '{}': rows [{}, {}) of it are in none of the stores", name,
+        covered, rows);
   return whole;
 }
 
 /// Returns the manifest line of `variable`.
 static std::string formatVariable(const CheckpointVariable &variable) {
-  return fmt::format("variable\t{}\t{}\t{}\t{}\t{:08x}\n", variable.name,
-                     dtypeName(variable.dtype),
-                     fmt::join(variable.shape.begin(), variable.shape.end(),
-                               ","),
-                     variable.bytes, variable.crc32c);
+  return fmt::format(
+      "variable\t{}\t{}\t{}\t{}\t{:08x}\n", variable.name,
+      dtypeName(variable.dtype),
+      fmt::join(variable.shape.begin(), variable.shape.end(), ","),
+      variable.bytes, variable.crc32c);
 }
 
 /// Writes every file of the checkpoint into the directory `temporary`.
-static Status writeCheckpointFiles(
-    const std::string &temporary,
-    const std::vector<const ParameterStore *> &stores, const std::string &mode,
-    int64_t step) {
+static Status
+writeCheckpointFiles(const std::string &temporary,
+                     const std::vector<const ParameterStore *> &stores,
+                     const std::string &mode, int64_t step) {
   VariableMap<const ParameterStore> variables(stores);
-  std::string manifest = fmt::format(
-      "openks-checkpoint\t{}\nstep\t{}\nmode\t{}\n", kCheckpointFormatVersion,
-      step, mode);
+  std::string manifest =
+      fmt::format("openks-checkpoint\t{}\nstep\t{}\nmode\t{}\n",
+                  kCheckpointFormatVersion, step, mode);
   for (const std::string &name : variables.order) {
     OPENKS_RETURN_IF_ERROR(checkFileName(name));
     StatusOr<Tensor> value = gatherVariable(name, variables.holders[name]);
@@ -324,8 +323,8 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
     return Status::dataLoss("{}: truncated manifest: it has no final "
                             "manifest-crc32c line",
                             path);
-  std::string expected = fmt::format("manifest-crc32c\t{:08x}\n",
-                                     crc32c(text->data(), last));
+  std::string expected =
+      fmt::format("manifest-crc32c\t{:08x}\n", crc32c(text->data(), last));
   if (text->compare(last, std::string::npos, expected) != 0)
     return Status::dataLoss("{}: damaged manifest: its checksum does not "
                             "match its contents",
@@ -364,8 +363,8 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
     }
   }
   if (!hasStep || !hasMode)
-    return Status::dataLoss("{}: damaged manifest: it lacks the {} line",
-                            path, hasStep ? "mode" : "step");
+    return Status::dataLoss("{}: damaged manifest: it lacks the {} line", path,
+                            hasStep ? "mode" : "step");
   return info;
 }
 

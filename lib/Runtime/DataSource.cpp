@@ -123,8 +123,8 @@ void RowSource::advance(int64_t rows) {
 Status RowSource::skip(int64_t globalBatch, int64_t batches) {
   OPENKS_RETURN_IF_ERROR(checkGlobalBatch(globalBatch));
   if (batches < 0 || (batches > 0 && globalBatch > INT64_MAX / batches))
-    return Status::invalidArgument("cannot skip {} batches of {} rows",
-                                   batches, globalBatch);
+    return Status::invalidArgument("cannot skip {} batches of {} rows", batches,
+                                   globalBatch);
   advance(globalBatch * batches);
   return Status::ok();
 }

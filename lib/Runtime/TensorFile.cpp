@@ -179,8 +179,8 @@ static Status parseDesc(std::string_view desc, const std::string &file,
       OPENKS_RETURN_IF_ERROR(reader.readVarint(value, "an unknown field"));
       OPENKS_RETURN_IF_ERROR(reader.take(value, skipped, "an unknown field"));
     } else if (wireType == kFixed64 || wireType == kFixed32) {
-      OPENKS_RETURN_IF_ERROR(reader.take(wireType == kFixed64 ? 8 : 4,
-                                         skipped, "an unknown field"));
+      OPENKS_RETURN_IF_ERROR(reader.take(wireType == kFixed64 ? 8 : 4, skipped,
+                                         "an unknown field"));
     } else {
       return reader.damaged("the tensor desc has wire type {} (field {})",
                             wireType, field);
@@ -255,8 +255,8 @@ openks::runtime::decodeTensorFile(std::string_view bytes,
   if (reader.left() > dataBytes)
     return reader.damaged("{} bytes follow the {} bytes of data",
                           reader.left() - dataBytes, dataBytes);
-  StatusOr<Tensor> tensor =
-      Tensor::allocate(*dtype, Shape(dims.data(), static_cast<int>(dims.size())));
+  StatusOr<Tensor> tensor = Tensor::allocate(
+      *dtype, Shape(dims.data(), static_cast<int>(dims.size())));
   if (!tensor)
     return tensor.status().withContext(file);
   std::string_view data;

@@ -82,9 +82,8 @@ Status openks::replaceDirectory(const std::string &from,
                                 const std::string &to) {
   std::error_code error;
   bool exists = std::filesystem::exists(to, error);
-  if (exists &&
-      ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(),
-                  RENAME_EXCHANGE) != 0) {
+  if (exists && ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(),
+                            RENAME_EXCHANGE) != 0) {
     if (errno != EINVAL && errno != ENOSYS)
       return ioError("exchange a directory with", to);
     // No exchange on this file system: move the old one aside first.

@@ -19,8 +19,8 @@
 
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Runtime/Checkpoint.h"
-#include "openks/Runtime/LocalTrainer.h"
 #include "openks/Runtime/Loader/JobBuilder.h"
+#include "openks/Runtime/LocalTrainer.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -41,8 +41,8 @@ public:
   /// Checks the steps after `startStep` (a resumed checkpoint's).
   Verification(std::unique_ptr<LocalTrainer> reference, int64_t batch,
                double tolerance, int64_t startStep)
-      : reference_(std::move(reference)), batch_(batch),
-        tolerance_(tolerance), startStep_(startStep) {
+      : reference_(std::move(reference)), batch_(batch), tolerance_(tolerance),
+        startStep_(startStep) {
     const ParameterStore &store = reference_->store();
     for (ParameterId id = 0; id < store.size(); ++id)
       if (store[id].trainable)

@@ -9,8 +9,8 @@
 #include "Runs.h"
 
 #include "openks/Runtime/Checkpoint.h"
-#include "openks/Runtime/LocalTrainer.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "openks/Runtime/LocalTrainer.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -99,9 +99,8 @@ int openks::run::trainLocally(train::StepOp step,
     if (!settings.saveDir.empty() &&
         (index == settings.steps ||
          (settings.saveEvery > 0 && index % settings.saveEvery == 0)))
-      if (Status status = saveCheckpoint(settings.saveDir,
-                                         {&(*trainer)->store()}, "local",
-                                         index);
+      if (Status status = saveCheckpoint(
+              settings.saveDir, {&(*trainer)->store()}, "local", index);
           !status.isOk())
         return fail(fmt::format("step {}: {}", index, status.message()));
   }

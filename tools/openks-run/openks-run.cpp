@@ -359,10 +359,9 @@ static FailureOr<RunSettings> getRunSettings() {
     return failure();
   }
   if (saveEvery < 0 || (saveEvery.getNumOccurrences() && saveDir.empty())) {
-    fail(saveEvery < 0
-             ? fmt::format("--save-every must be at least 0, got {}",
-                           saveEvery.getValue())
-             : std::string("--save-every needs --save-dir"));
+    fail(saveEvery < 0 ? fmt::format("--save-every must be at least 0, got {}",
+                                     saveEvery.getValue())
+                       : std::string("--save-every needs --save-dir"));
     return failure();
   }
   RunSettings settings;

@@ -90,8 +90,7 @@ Status saveCheckpoint(const std::string &dir,
                       const std::string &mode, int64_t step);
 
 /// Saves the variables of every server of `job` (their live stores).
-Status saveCheckpoint(const std::string &dir, const JobSpec &job,
-                      int64_t step);
+Status saveCheckpoint(const std::string &dir, const JobSpec &job, int64_t step);
 
 /// Reads and checks the manifest of the checkpoint `dir`.
 StatusOr<CheckpointInfo> readCheckpointInfo(const std::string &dir);

@@ -124,8 +124,8 @@ private:
   class Failures;
   /// The life of trainer `index` under `options`, from the step after
   /// `startStep`.
-  Status runTrainer(int index, const JobRunOptions &options,
-                    int64_t startStep, Failures &failures, StepLog &log);
+  Status runTrainer(int index, const JobRunOptions &options, int64_t startStep,
+                    Failures &failures, StepLog &log);
   /// Returns whether `options` save a checkpoint after `step`.
   static bool savesAfter(const JobRunOptions &options, int64_t step);
 

@@ -33,8 +33,7 @@ Status syncDirectory(const std::string &path);
 /// Replaces `path` with `contents` atomically: writes a temporary sibling,
 /// flushes it, renames it over `path` and flushes the directory. A crash at
 /// any point leaves the old file or the new one.
-Status writeFileAtomically(const std::string &path,
-                           std::string_view contents);
+Status writeFileAtomically(const std::string &path, std::string_view contents);
 
 /// Puts the directory `from` in the place of `to` in one atomic step, in
 /// the same parent directory, and flushes that parent. When `to` exists,

@@ -97,8 +97,8 @@ static FailureOr<ServerSpec> buildServer(ps::ServerOp server,
       StringRef name = write.getParam();
       std::optional<ParameterId> id = store->lookup(name.str());
       if (id && name.size() > suffix.size() + 1 && name.ends_with(suffix) &&
-          ps::getPerBlockStateName(name.drop_back(suffix.size() + 1),
-                                   suffix) == name)
+          ps::getPerBlockStateName(name.drop_back(suffix.size() + 1), suffix) ==
+              name)
         (*store)[*id].origin = name.drop_back(suffix.size() + 1).str();
     });
     ServerBlockSpec &target = spec.blocks[block->second];

@@ -69,8 +69,7 @@ std::vector<ParameterStore> makeLayout(const std::vector<int64_t> &cuts) {
   std::vector<ParameterStore> stores(pieces);
   for (size_t i = 0; i < pieces; ++i) {
     std::string block = pieces == 1 ? "" : ".block" + std::to_string(i);
-    addRows(stores[i], "w" + block, "w", DType::F32, bounds[i],
-            bounds[i + 1]);
+    addRows(stores[i], "w" + block, "w", DType::F32, bounds[i], bounds[i + 1]);
     addRows(stores[i], "w.moment" + block, "w.moment", DType::F64, bounds[i],
             bounds[i + 1]);
     addScalar(stores[i], "beta_pow", "beta_pow", DType::F32);
@@ -130,8 +129,7 @@ void expectSameValues(std::vector<ParameterStore> &expected,
       bytes.resize(std::max<size_t>(bytes.size(),
                                     parameter.wholeShape.numel() * element));
       std::memcpy(bytes.data() + parameter.rowBegin * 2 * element,
-                  parameter.value.rawData(),
-                  parameter.value.numel() * element);
+                  parameter.value.rawData(), parameter.value.numel() * element);
     }
   for (ParameterStore &store : actual)
     for (ParameterId id = 0; id < store.size(); ++id) {
@@ -217,8 +215,8 @@ TEST_F(CheckpointTest, WritesOneFilePerVariableAndAManifest) {
     EXPECT_EQ(file->tensor.shape(), variable.shape);
     EXPECT_EQ(file->tensor.dtype(), variable.dtype);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"w", "w.moment", "beta_pow",
-                                             "counter"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"w", "w.moment", "beta_pow", "counter"}));
   std::vector<std::string> files;
   for (const fs::directory_entry &entry : fs::directory_iterator(dir_))
     files.push_back(entry.path().filename().string());
@@ -307,7 +305,7 @@ TEST_F(CheckpointTest, RefusesMissingTruncatedAndDamagedFiles) {
     text.assign(std::istreambuf_iterator<char>(in), {});
   }
   std::string edited = text;
-  edited[edited.find("step\t5")+5] = '6';
+  edited[edited.find("step\t5") + 5] = '6';
   std::ofstream(manifest, std::ios::binary | std::ios::trunc) << edited;
   expectLoadFails(StatusCode::DataLoss, kCheckpointManifest, "checksum");
   std::ofstream(manifest, std::ios::binary | std::ios::trunc)

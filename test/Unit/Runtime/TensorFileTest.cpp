@@ -32,6 +32,7 @@ std::string bytes(std::initializer_list<int> values) {
 
 /// The image of an f32 [2, 3] tensor holding 1..6 with the LoD {{0, 2}}.
 std::string f32Image() {
+  // clang-format off
   return bytes({0, 0, 0, 0,                    // version
                 1, 0, 0, 0, 0, 0, 0, 0,        // one LoD level
                 16, 0, 0, 0, 0, 0, 0, 0,       // of 16 bytes
@@ -42,6 +43,7 @@ std::string f32Image() {
                 0x08, 5, 0x10, 2, 0x10, 3,     // FP32, dims 2 and 3
                 0, 0, 0x80, 0x3F, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40, //
                 0, 0, 0x80, 0x40, 0, 0, 0xA0, 0x40, 0, 0, 0xC0, 0x40});
+  // clang-format on
 }
 
 TEST(TensorFileTest, WritesTheFormatByteForByte) {
@@ -63,10 +65,12 @@ TEST(TensorFileTest, ReadsTheFormat) {
 
 TEST(TensorFileTest, ReadsPackedDimsAndSkipsUnknownFields) {
   // An f64 [1] tensor; dims packed, an unknown varint field 7 first.
+  // clang-format off
   std::string image = bytes({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
                              0, 0, 0, 0, 7, 0, 0, 0,             //
                              0x38, 1, 0x08, 6, 0x12, 1, 1,       //
                              0, 0, 0, 0, 0, 0, 0xF0, 0x3F});     // 1.0
+  // clang-format on
   StatusOr<TensorFileContents> read = decodeTensorFile(image, "v");
   ASSERT_TRUE(read.isOk()) << read.status().message();
   EXPECT_EQ(read->tensor.dtype(), DType::F64);
@@ -133,10 +137,12 @@ TEST(TensorFileTest, RefusesDamage) {
   hugeDesc[43] = 0x7F;
   expectRefused(hugeDesc, "a tensor desc of");
   // dims -1 (unknown), as a ten-byte varint.
+  // clang-format off
   std::string unknownDim = bytes({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
                                   0, 0, 0, 0, 13, 0, 0, 0, 0x08, 5, 0x10,
                                   0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                   0xFF, 0xFF, 0x01});
+  // clang-format on
   expectRefused(unknownDim, "the shape [-1]");
   std::string noType = bytes({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
                               0, 0, 0, 0, 2, 0, 0, 0, 0x10, 1, 0, 0, 0, 0});

@@ -182,24 +182,64 @@ TEST_P(CheckpointResumeTest, ResumesBitIdenticallyInAnotherLayout) {
 
 INSTANTIATE_TEST_SUITE_P(
     Optimizers, CheckpointResumeTest,
-    ::testing::Values(
-        ResumeCase{"MomentumExponentialDecay",
-                   [](MinimizeOptions &o) {
-                     o.optimizer = OptimizerKind::Momentum;
-                     o.lrSchedule = LRSchedule::Exponential;
-                     o.decayRate = 0.5;
-                     o.decaySteps = 2;
-                   }},
-        ResumeCase{"AdamPiecewise",
-                   [](MinimizeOptions &o) {
-                     o.optimizer = OptimizerKind::Adam;
-                     o.lrSchedule = LRSchedule::Piecewise;
-                     o.boundaries = {2, 4};
-                     o.values = {0.3, 0.1, 0.03};
-                   }}),
+    ::testing::Values(ResumeCase{"MomentumExponentialDecay",
+                                 [](MinimizeOptions &o) {
+                                   o.optimizer = OptimizerKind::Momentum;
+                                   o.lrSchedule = LRSchedule::Exponential;
+                                   o.decayRate = 0.5;
+                                   o.decaySteps = 2;
+                                 }},
+                      ResumeCase{"AdamPiecewise",
+                                 [](MinimizeOptions &o) {
+                                   o.optimizer = OptimizerKind::Adam;
+                                   o.lrSchedule = LRSchedule::Piecewise;
+                                   o.boundaries = {2, 4};
+                                   o.values = {0.3, 0.1, 0.03};
+                                 }}),
     [](const ::testing::TestParamInfo<ResumeCase> &info) {
       return std::string(info.param.name);
     });
+
+TEST_F(JobTest, LoadsIntoEveryLayout) {
+  MinimizeOptions minimize;
+  minimize.optimizer = OptimizerKind::Adam;
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(program);
+  fs::path dir = fs::temp_directory_path() /
+                 ("openks-every-layout-" + std::to_string(getpid()));
+  // Saved from 2 servers with blocks of at least one element, the
+  // checkpoint loads into each layout and saves back the same bytes.
+  auto layout = [&](int servers, int64_t minBlockSize) {
+    TranspileOptions transpile;
+    transpile.pservers = loopbackEndpoints(servers);
+    transpile.sliceVarUp = minBlockSize != 0;
+    transpile.minBlockSize = std::max<int64_t>(minBlockSize, 1);
+    OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+    return loadJob(*job, kBatch);
+  };
+  std::optional<JobSpec> saved = layout(2, 1);
+  ASSERT_TRUE(saved);
+  for (ServerSpec &server : saved->servers)
+    ASSERT_TRUE(server.store.initialize().isOk());
+  ASSERT_TRUE(saveCheckpoint((dir / "saved").string(), *saved, 5).isOk());
+  std::map<std::string, std::string> expected = readFiles(dir / "saved");
+  for (auto [servers, minBlockSize] :
+       {std::pair<int, int64_t>{3, 1}, std::pair<int, int64_t>{3, 7},
+        std::pair<int, int64_t>{1, 0}, std::pair<int, int64_t>{4, 0}}) {
+    SCOPED_TRACE(
+        fmt::format("{} servers, min block {}", servers, minBlockSize));
+    std::optional<JobSpec> loaded = layout(servers, minBlockSize);
+    ASSERT_TRUE(loaded);
+    StatusOr<CheckpointInfo> info =
+        loadCheckpoint((dir / "saved").string(), *loaded);
+    ASSERT_TRUE(info.isOk()) << info.status().message();
+    EXPECT_EQ(info->step, 5);
+    ASSERT_TRUE(saveCheckpoint((dir / "again").string(), *loaded, 5).isOk());
+    EXPECT_TRUE(readFiles(dir / "again") == expected);
+  }
+  fs::remove_all(dir);
+}
 
 TEST_F(JobTest, RefusesTheCheckpointOfAnotherProgram) {
   MinimizeOptions minimize;
