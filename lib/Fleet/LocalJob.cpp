@@ -6,6 +6,7 @@
 
 #include "openks/Runtime/InProcessJob.h"
 
+#include "openks/Runtime/Checkpoint.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Kernels.h"
 
@@ -138,8 +139,15 @@ static Status poisonInputs(const std::vector<Tensor *> &inputs) {
   return Status::ok();
 }
 
+bool InProcessJob::savesAfter(const JobRunOptions &options, int64_t step) {
+  return !options.saveDir.empty() &&
+         (step == options.steps ||
+          (options.saveEvery > 0 && step % options.saveEvery == 0));
+}
+
 Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
-                                Failures &failures, StepLog &log) {
+                                int64_t startStep, Failures &failures,
+                                StepLog &log) {
   WorkerRole &worker = *trainers_[index];
   std::optional<InjectedFault> fault;
   for (const InjectedFault &candidate : options.faults)
@@ -162,12 +170,14 @@ Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
   Status status =
       openDataSource(options.data, job_->worker.main.inputSpecs(),
                      Shard{index, numTrainers()}, source);
+  if (status.isOk() && startStep > 0)
+    status = source->skip(options.globalBatch, startStep);
   if (status.isOk())
     status = worker.start();
   if (!status.isOk())
     return fail(status);
 
-  for (step = 1; step <= options.steps; ++step) {
+  for (step = startStep + 1; step <= options.steps; ++step) {
     bool faultDue = fault && fault->step == step;
     if (faultDue && fault->kind == InjectedFault::Kind::Error)
       return fail(Status::error(StatusCode::Internal, "injected fault"));
@@ -207,6 +217,11 @@ Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
       if (status = options.afterStep(worker); !status.isOk())
         return fail(status);
     log.report(index, step, rows, values);
+    // The save runs in the thread whose report completes the step; a
+    // failed one stops whichever trainer finds it.
+    if (savesAfter(options, step))
+      if (status = failures.first(); !status.isOk())
+        return fail(status);
   }
   int64_t last = step - 1;
   log.finish(index, last);
@@ -222,10 +237,6 @@ Status InProcessJob::run(const JobRunOptions &options) {
                          "an in-process job runs once");
   ran_ = true;
   Failures failures;
-  StepLog log(numTrainers(), [&](const StepSummary &summary) {
-    if (options.onStep)
-      options.onStep(summary);
-  });
   for (const InjectedFault &fault : options.faults) {
     if ((fault.server ? numServers() : numTrainers()) <= fault.index)
       return Status::invalidArgument(
@@ -237,6 +248,34 @@ Status InProcessJob::run(const JobRunOptions &options) {
   }
   for (std::unique_ptr<ServerRole> &role : roles_)
     OPENKS_RETURN_IF_ERROR(role->initialize());
+  int64_t startStep = 0;
+  if (!options.loadDir.empty()) {
+    StatusOr<CheckpointInfo> loaded = loadCheckpoint(options.loadDir, *job_);
+    if (!loaded)
+      return loaded.status();
+    startStep = loaded->step;
+    if (startStep >= options.steps)
+      return Status::error(StatusCode::FailedPrecondition,
+                           "the checkpoint {} is of step {}; there is no "
+                           "step left to run up to step {}",
+                           options.loadDir, startStep, options.steps);
+  }
+  // Summaries go out in the thread whose report completes a step, before
+  // that trainer sends anything of the next step: a sync server cannot
+  // apply the next step until it does, so a checkpoint taken here is the
+  // state after this step.
+  StepLog log(
+      numTrainers(),
+      [&](const StepSummary &summary) {
+        if (savesAfter(options, summary.step) && failures.first().isOk())
+          if (Status saved =
+                  saveCheckpoint(options.saveDir, *job_, summary.step);
+              !saved.isOk())
+            failures.record(saved);
+        if (options.onStep)
+          options.onStep(summary);
+      },
+      startStep + 1);
 
   std::vector<std::thread> threads;
   for (std::unique_ptr<ParameterServer> &server : servers_)
@@ -246,7 +285,7 @@ Status InProcessJob::run(const JobRunOptions &options) {
     });
   for (int trainer = 0; trainer < numTrainers(); ++trainer)
     threads.emplace_back([&, trainer] {
-      (void)runTrainer(trainer, options, failures, log);
+      (void)runTrainer(trainer, options, startStep, failures, log);
     });
   for (std::thread &thread : threads)
     thread.join();

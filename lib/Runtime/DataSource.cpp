@@ -26,6 +26,13 @@ using namespace openks::runtime::detail;
 
 DataSource::~DataSource() = default;
 
+Status DataSource::skip(int64_t globalBatch, int64_t batches) {
+  return Status::error(StatusCode::FailedPrecondition,
+                       "this data source cannot skip the {} batches of {} "
+                       "rows a resumed run has trained on",
+                       batches, globalBatch);
+}
+
 /// Returns "tensor<?x784xf32>" for `feed`.
 static std::string describe(const FeedSpec &feed) {
   std::string dims;
@@ -92,8 +99,7 @@ static void storeRow(Tensor &feed, int64_t at, const Element *source,
   }
 }
 
-Status RowSource::next(int64_t globalBatch,
-                       const std::vector<Tensor *> &feeds) {
+Status RowSource::checkGlobalBatch(int64_t globalBatch) const {
   if (globalBatch < 1)
     return Status::invalidArgument(
         "a global batch needs at least one row, got {}", globalBatch);
@@ -102,6 +108,30 @@ Status RowSource::next(int64_t globalBatch,
         "a global batch of {} rows cannot be split among {} "
         "trainers",
         globalBatch, shard_.count);
+  return Status::ok();
+}
+
+void RowSource::advance(int64_t rows) {
+  // Every shard advances by the whole global batch; rows % numRows_ keeps
+  // the sum from overflowing.
+  epoch_ += rows / numRows_;
+  int64_t consumed = cursor_ + rows % numRows_;
+  epoch_ += consumed / numRows_;
+  cursor_ = consumed % numRows_;
+}
+
+Status RowSource::skip(int64_t globalBatch, int64_t batches) {
+  OPENKS_RETURN_IF_ERROR(checkGlobalBatch(globalBatch));
+  if (batches < 0 || (batches > 0 && globalBatch > INT64_MAX / batches))
+    return Status::invalidArgument("cannot skip {} batches of {} rows", batches,
+                                   globalBatch);
+  advance(globalBatch * batches);
+  return Status::ok();
+}
+
+Status RowSource::next(int64_t globalBatch,
+                       const std::vector<Tensor *> &feeds) {
+  OPENKS_RETURN_IF_ERROR(checkGlobalBatch(globalBatch));
   int64_t begin = shard_.index * globalBatch / shard_.count;
   int64_t end = (shard_.index + 1) * globalBatch / shard_.count;
   int64_t rows = end - begin;
@@ -131,10 +161,7 @@ Status RowSource::next(int64_t globalBatch,
     if (++index == numRows_)
       index = 0;
   }
-  // Every shard advances by the whole global batch.
-  int64_t consumed = cursor_ + globalBatch;
-  epoch_ += consumed / numRows_;
-  cursor_ = consumed % numRows_;
+  advance(globalBatch);
   return Status::ok();
 }
 

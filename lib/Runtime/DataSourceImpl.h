@@ -62,6 +62,7 @@ public:
   RowSource(Layout layout, Shard shard, int64_t numRows);
 
   Status next(int64_t globalBatch, const std::vector<Tensor *> &feeds) final;
+  Status skip(int64_t globalBatch, int64_t batches) final;
   int64_t epoch() const final { return epoch_; }
 
 protected:
@@ -72,6 +73,10 @@ protected:
   virtual RowRef row(int64_t index) = 0;
 
 private:
+  /// Checks that a global batch of `globalBatch` rows can be shared.
+  Status checkGlobalBatch(int64_t globalBatch) const;
+  /// Advances the cursor and epoch past `rows` rows.
+  void advance(int64_t rows);
   /// Checks `feeds` against the layout for a shard of `rows` rows.
   Status checkFeeds(const std::vector<Tensor *> &feeds, int64_t rows,
                     int64_t globalBatch) const;

@@ -6,6 +6,8 @@
 
 #include "openks/Runtime/LocalTrainer.h"
 
+#include "openks/Runtime/Checkpoint.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -29,6 +31,15 @@ LocalTrainer::create(ParameterStore store, Plan plan, const std::string &data) {
 Status LocalTrainer::step(int64_t globalBatch) {
   OPENKS_RETURN_IF_ERROR(source_->next(globalBatch, executor_->inputs()));
   return executor_->run();
+}
+
+StatusOr<int64_t> LocalTrainer::resume(const std::string &dir,
+                                       int64_t globalBatch) {
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir, {&store_});
+  if (!info)
+    return info.status();
+  OPENKS_RETURN_IF_ERROR(source_->skip(globalBatch, info->step));
+  return info->step;
 }
 
 /// Returns the parameter of `store` that matches `reference` by name, type

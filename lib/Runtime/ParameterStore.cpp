@@ -13,6 +13,8 @@ using namespace openks::runtime;
 
 ParameterId ParameterStore::add(Parameter parameter) {
   ParameterId id = entries_.size();
+  if (parameter.origin.empty())
+    parameter.origin = parameter.name;
   [[maybe_unused]] bool inserted = ids_.emplace(parameter.name, id).second;
   assert(inserted && "a parameter of this name is already in the store");
   entries_.emplace_back(std::move(parameter));
@@ -50,6 +52,7 @@ StatusOr<ParameterStore> ParameterStore::cloneLayout() const {
                                         parameter.name + "'");
     Parameter copy;
     copy.name = parameter.name;
+    copy.origin = parameter.origin;
     copy.initializer = parameter.initializer;
     copy.wholeShape = parameter.wholeShape;
     copy.rowBegin = parameter.rowBegin;

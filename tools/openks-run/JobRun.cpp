@@ -18,8 +18,9 @@
 #include "Runs.h"
 
 #include "openks/Dialect/PS/IR/PSOps.h"
-#include "openks/Runtime/LocalTrainer.h"
+#include "openks/Runtime/Checkpoint.h"
 #include "openks/Runtime/Loader/JobBuilder.h"
+#include "openks/Runtime/LocalTrainer.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -37,10 +38,11 @@ namespace {
 /// The single-process reference of a sync job and its comparisons.
 class Verification {
 public:
+  /// Checks the steps after `startStep` (a resumed checkpoint's).
   Verification(std::unique_ptr<LocalTrainer> reference, int64_t batch,
-               double tolerance)
-      : reference_(std::move(reference)), batch_(batch),
-        tolerance_(tolerance) {
+               double tolerance, int64_t startStep)
+      : reference_(std::move(reference)), batch_(batch), tolerance_(tolerance),
+        startStep_(startStep) {
     const ParameterStore &store = reference_->store();
     for (ParameterId id = 0; id < store.size(); ++id)
       if (store[id].trainable)
@@ -65,13 +67,14 @@ public:
     if (!differences)
       return differences.status();
     OPENKS_RETURN_IF_ERROR(reference_->adoptParameters(worker.store()));
+    int64_t step = startStep_ + worker.steps();
     std::lock_guard<std::mutex> lock(mutex_);
     for (const ParameterDifference &difference : *differences)
       if (difference.relative > worst_.relative || worstStep_ == 0) {
         worst_ = difference;
-        worstStep_ = worker.steps();
+        worstStep_ = step;
       }
-    byStep_[worker.steps()] = std::move(*differences);
+    byStep_[step] = std::move(*differences);
     return Status::ok();
   }
 
@@ -101,6 +104,7 @@ private:
   std::unique_ptr<LocalTrainer> reference_;
   int64_t batch_;
   double tolerance_;
+  int64_t startStep_;
   std::vector<std::string> names_;
   std::mutex mutex_;
   std::map<int64_t, std::vector<ParameterDifference>> byStep_;
@@ -186,6 +190,15 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
     return fail("the worker's main step must fetch its loss as its first "
                 "result");
 
+  // The steps a resumed run skips; the job checks the checkpoint in full.
+  int64_t startStep = 0;
+  if (!settings.loadDir.empty()) {
+    StatusOr<CheckpointInfo> info = readCheckpointInfo(settings.loadDir);
+    if (!info)
+      return fail(info.status().message());
+    startStep = info->step;
+  }
+
   std::optional<Verification> verification;
   if (settings.verify) {
     if (job->mode != SyncMode::Sync)
@@ -204,8 +217,15 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
       return fail(local.status().message());
     if (Status status = (*local)->start(); !status.isOk())
       return fail(status.message());
+    // A resumed job is checked from the same checkpoint.
+    if (!settings.loadDir.empty())
+      if (StatusOr<int64_t> resumed =
+              (*local)->resume(settings.loadDir, settings.batchSize);
+          !resumed)
+        return fail(resumed.status().message());
     double tolerance = getTolerance((*local)->store(), settings);
-    verification.emplace(std::move(*local), settings.batchSize, tolerance);
+    verification.emplace(std::move(*local), settings.batchSize, tolerance,
+                         startStep);
   }
 
   StatusOr<std::unique_ptr<InProcessJob>> run =
@@ -239,6 +259,9 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   runOptions.data = settings.data;
   runOptions.timeout = settings.timeout;
   runOptions.faults = settings.faults;
+  runOptions.loadDir = settings.loadDir;
+  runOptions.saveDir = settings.saveDir;
+  runOptions.saveEvery = settings.saveEvery;
   if (verification)
     runOptions.afterStep = [&](const WorkerRole &worker) {
       return worker.trainer() == 0 ? verification->check(worker)
@@ -274,7 +297,7 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
       std::chrono::duration<double>(Progress::Clock::now() - start).count();
   fmt::print("trained {} steps on {} and {} ({}) in {:.2f} s: final loss "
              "{:.6f}, {:.0f} samples/s\n",
-             settings.steps, countOf(trainers, "trainer"),
+             settings.steps - startStep, countOf(trainers, "trainer"),
              countOf((*run)->numServers(), "server"), describeMode(job->mode),
              seconds, loss, totalRows / std::max(seconds, 1e-9));
   for (int index = 0; index < (*run)->numServers(); ++index) {
@@ -296,7 +319,8 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   }
   if (!verification)
     return 0;
-  std::string verdict = "--verify: " + verification->describe(settings.steps);
+  std::string verdict =
+      "--verify: " + verification->describe(settings.steps - startStep);
   if (!verification->passed())
     return fail(verdict);
   fmt::print("{}\n", verdict);

@@ -8,8 +8,9 @@
 #include "Progress.h"
 #include "Runs.h"
 
-#include "openks/Runtime/LocalTrainer.h"
+#include "openks/Runtime/Checkpoint.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "openks/Runtime/LocalTrainer.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -51,12 +52,24 @@ int openks::run::trainLocally(train::StepOp step,
   }
   if (Status status = (*trainer)->start(); !status.isOk())
     return fail(status.message());
+  int64_t startStep = 0;
+  if (!settings.loadDir.empty()) {
+    StatusOr<int64_t> resumed =
+        (*trainer)->resume(settings.loadDir, settings.batchSize);
+    if (!resumed)
+      return fail(resumed.status().message());
+    startStep = *resumed;
+    if (startStep >= settings.steps)
+      return fail(fmt::format("the checkpoint {} is of step {}; there is no "
+                              "step left to run up to step {}",
+                              settings.loadDir, startStep, settings.steps));
+  }
 
   Progress progress(settings.steps, settings.logEvery);
   Progress::Clock::time_point start = Progress::Clock::now();
   int64_t totalRows = 0;
   double loss = 0;
-  for (int64_t index = 1; index <= settings.steps; ++index) {
+  for (int64_t index = startStep + 1; index <= settings.steps; ++index) {
     Progress::Clock::time_point stepStart = Progress::Clock::now();
     if (Status status = (*trainer)->step(settings.batchSize); !status.isOk())
       return fail(fmt::format("step {}: {}", index, status.message()));
@@ -83,6 +96,13 @@ int openks::run::trainLocally(train::StepOp step,
         return fail(status.message());
     }
     progress.step(index, loss, rows, stepEnd);
+    if (!settings.saveDir.empty() &&
+        (index == settings.steps ||
+         (settings.saveEvery > 0 && index % settings.saveEvery == 0)))
+      if (Status status = saveCheckpoint(
+              settings.saveDir, {&(*trainer)->store()}, "local", index);
+          !status.isOk())
+        return fail(fmt::format("step {}: {}", index, status.message()));
   }
   if (metrics)
     if (Status status = metrics->close(); !status.isOk())
@@ -91,6 +111,7 @@ int openks::run::trainLocally(train::StepOp step,
       std::chrono::duration<double>(Progress::Clock::now() - start).count();
   fmt::print("trained {} steps ({} samples, {} epochs) in {:.2f} s: final "
              "loss {:.6f}\n",
-             settings.steps, totalRows, (*trainer)->epoch(), seconds, loss);
+             settings.steps - startStep, totalRows, (*trainer)->epoch(),
+             seconds, loss);
   return 0;
 }

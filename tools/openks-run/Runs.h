@@ -41,6 +41,11 @@ struct RunSettings {
   bool verify = false;
   double verifyTolerance = 0;
   std::vector<runtime::InjectedFault> faults;
+  /// Checkpoints: where to save (every `saveEvery` steps, 0: only after the
+  /// last), and one to resume from.
+  std::string saveDir;
+  int64_t saveEvery = 0;
+  std::string loadDir;
 };
 
 /// Prints `message` as openks-run's error and returns the exit code 1.

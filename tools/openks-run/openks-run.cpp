@@ -72,6 +72,23 @@ static cl::opt<std::string>
     metricsOut("metrics-out",
                cl::desc("Write per-step metrics as CSV to this file"),
                cl::cat(runCategory));
+static cl::opt<std::string>
+    saveDir("save-dir",
+            cl::desc("Save a checkpoint (Paddle tensor files and a manifest) "
+                     "to this directory after the last step, and every "
+                     "--save-every steps"),
+            cl::cat(runCategory));
+static cl::opt<int64_t>
+    saveEvery("save-every",
+              cl::desc("Steps between checkpoints of --save-dir (default: "
+                       "only after the last step)"),
+              cl::init(0), cl::cat(runCategory));
+static cl::opt<std::string>
+    loadDir("load-dir",
+            cl::desc("Resume from the checkpoint in this directory, saved "
+                     "by any layout: train from the step after its step up "
+                     "to --steps, skipping the data it was trained on"),
+            cl::cat(runCategory));
 static cl::opt<std::string> optimizerName(
     "optimizer",
     cl::desc("Minimize a forward-only program first with this optimizer "
@@ -341,6 +358,12 @@ static FailureOr<RunSettings> getRunSettings() {
                      verifyTolerance.getValue()));
     return failure();
   }
+  if (saveEvery < 0 || (saveEvery.getNumOccurrences() && saveDir.empty())) {
+    fail(saveEvery < 0 ? fmt::format("--save-every must be at least 0, got {}",
+                                     saveEvery.getValue())
+                       : std::string("--save-every needs --save-dir"));
+    return failure();
+  }
   RunSettings settings;
   settings.steps = numSteps;
   settings.batchSize = batchSize;
@@ -351,6 +374,9 @@ static FailureOr<RunSettings> getRunSettings() {
   settings.timeout = std::chrono::milliseconds(timeoutMs);
   settings.verify = verify;
   settings.verifyTolerance = verifyTolerance;
+  settings.saveDir = saveDir;
+  settings.saveEvery = saveEvery;
+  settings.loadDir = loadDir;
   for (const std::string &text : injectFaults) {
     StatusOr<runtime::InjectedFault> fault = runtime::parseInjectedFault(text);
     if (!fault) {

@@ -65,7 +65,8 @@ StatusOr<InjectedFault> parseInjectedFault(const std::string &text);
 
 /// How a job runs.
 struct JobRunOptions {
-  /// The steps each trainer runs.
+  /// The last step each trainer runs; a run that starts from a checkpoint
+  /// of step k runs steps k + 1 to `steps`.
   int64_t steps = 1;
   /// The rows of a global batch; trainer t of T takes shard t of it.
   int64_t globalBatch = 1;
@@ -80,6 +81,19 @@ struct JobRunOptions {
   /// Called, one at a time and in step order, with the figures of each step
   /// once every trainer running it has run it.
   std::function<void(const StepSummary &)> onStep;
+  /// A checkpoint (Checkpoint.h) to start from: the servers load it, in
+  /// whatever layout they have, after initialising; the run goes on from
+  /// the step after the checkpoint's, with the data sources past the global
+  /// batches trained on, so that sync training continues exactly as it
+  /// would have without the stop.
+  std::string loadDir;
+  /// Where to save a checkpoint of the servers: after every step that is a
+  /// multiple of `saveEvery` (0: none) and after the last step. Each is
+  /// taken before the step's last trainer sends anything of the next step,
+  /// so in sync mode the servers have applied the step and apply nothing
+  /// more while it is written. A failed save fails the run.
+  std::string saveDir;
+  int64_t saveEvery = 0;
 };
 
 /// A job whose roles are threads of this process.
@@ -108,9 +122,12 @@ private:
   InProcessJob() = default;
 
   class Failures;
-  /// The life of trainer `index` under `options`.
-  Status runTrainer(int index, const JobRunOptions &options,
+  /// The life of trainer `index` under `options`, from the step after
+  /// `startStep`.
+  Status runTrainer(int index, const JobRunOptions &options, int64_t startStep,
                     Failures &failures, StepLog &log);
+  /// Returns whether `options` save a checkpoint after `step`.
+  static bool savesAfter(const JobRunOptions &options, int64_t step);
 
   std::vector<std::unique_ptr<ServerRole>> roles_;
   std::vector<std::unique_ptr<ParameterServer>> servers_;

@@ -67,6 +67,11 @@ public:
   virtual Status next(int64_t globalBatch,
                       const std::vector<Tensor *> &feeds) = 0;
 
+  /// Moves past the next `batches` global batches of `globalBatch` rows as
+  /// if next() had read them, for a run that resumes after them. The
+  /// default fails: a source that cannot skip cannot resume.
+  virtual Status skip(int64_t globalBatch, int64_t batches);
+
   /// Returns the number of complete passes over the data so far, counted
   /// in global batches (the same in every shard).
   virtual int64_t epoch() const = 0;

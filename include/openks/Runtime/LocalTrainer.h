@@ -35,6 +35,10 @@ public:
   Status start() { return store_.initialize(); }
   /// Runs one step on the next `globalBatch` rows.
   Status step(int64_t globalBatch);
+  /// Loads the checkpoint `dir` (Checkpoint.h) into the started trainer's
+  /// parameters and moves the data past the global batches of
+  /// `globalBatch` rows trained on; returns the checkpoint's step.
+  StatusOr<int64_t> resume(const std::string &dir, int64_t globalBatch);
   /// Sets every trainable parameter to the value of the parameter of the
   /// same name in `from` (the optimizer's state stays), so that the next
   /// step starts where `from` is. Fails like compareParameters when `from`

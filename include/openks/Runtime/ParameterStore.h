@@ -52,6 +52,11 @@ using ParameterId = size_t;
 /// A named parameter and how it starts.
 struct Parameter {
   std::string name;
+  /// The variable of the program before transpiling that this parameter
+  /// holds (rows of): a block's origin, the shared state that a block's own
+  /// copy stands for (a schedule's step counter), else its own name, which
+  /// add() fills in when this is empty. Checkpoints are kept by it.
+  std::string origin;
   InitializerSpec initializer;
   /// The whole parameter's shape; `value` holds rows [rowBegin, ...) of it
   /// (all of it unless the parameter is a row slice held by a server).

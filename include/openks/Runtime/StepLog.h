@@ -54,13 +54,13 @@ public:
   using Consumer = std::function<void(const StepSummary &)>;
 
   /// A log of `trainers` trainers that hands each complete step to
-  /// `consumer`.
-  StepLog(int trainers, Consumer consumer)
+  /// `consumer`, from step `firstStep` on (after a resumed checkpoint's).
+  StepLog(int trainers, Consumer consumer, int64_t firstStep = 1)
       : trainers_(trainers), consumer_(std::move(consumer)),
-        lastStep_(trainers, -1) {}
+        lastStep_(trainers, -1), next_(firstStep) {}
 
-  /// Records that `trainer` ran `step` (steps count from 1, each trainer's
-  /// in order) on `rows` rows and fetched `values`.
+  /// Records that `trainer` ran `step` (steps count from the first step,
+  /// each trainer's in order) on `rows` rows and fetched `values`.
   void report(int trainer, int64_t step, int64_t rows,
               const std::vector<std::optional<double>> &values);
   /// Records that `trainer` runs no step after `lastStep`.
@@ -87,7 +87,7 @@ private:
   /// For each trainer that has finished, its last step; -1 while it runs.
   std::vector<int64_t> lastStep_;
   std::map<int64_t, Pending> pending_;
-  int64_t next_ = 1;
+  int64_t next_;
 };
 
 } // namespace openks::runtime

@@ -7,6 +7,7 @@
 #include "openks/Runtime/Loader/JobBuilder.h"
 
 #include "ServerDirectory.h"
+#include "openks/Dialect/PS/IR/PSNaming.h"
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
 
@@ -89,6 +90,17 @@ static FailureOr<ServerSpec> buildServer(ps::ServerOp server,
     FailureOr<Plan> plan = buildPlan(update.getBody(), *store, options);
     if (failed(plan))
       return failure();
+    // State the update keeps per block, `<state>.<block>`, stands for the
+    // program's `<state>` (the builder's naming, ps::getPerBlockStateName).
+    StringRef suffix = update.getBlock();
+    update.getBody().walk([&](train::WriteOp write) {
+      StringRef name = write.getParam();
+      std::optional<ParameterId> id = store->lookup(name.str());
+      if (id && name.size() > suffix.size() + 1 && name.ends_with(suffix) &&
+          ps::getPerBlockStateName(name.drop_back(suffix.size() + 1), suffix) ==
+              name)
+        (*store)[*id].origin = name.drop_back(suffix.size() + 1).str();
+    });
     ServerBlockSpec &target = spec.blocks[block->second];
     target.updateKind = static_cast<MessageKind>(update.getKind());
     target.update = spec.updates.size();

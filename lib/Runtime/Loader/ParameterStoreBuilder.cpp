@@ -72,6 +72,7 @@ openks::runtime::buildParameterStore(Operation *symbolTable,
       parameter.wholeShape =
           getShape(cast<RankedTensorType>(*block.getOriginType()));
       parameter.rowBegin = block.getRows().first;
+      parameter.origin = block.getOriginName().str();
     }
     StatusOr<Tensor> value = Tensor::allocate(*dtype, getShape(type));
     if (!value)

@@ -429,6 +429,25 @@ TEST_F(DataSourceTest, WrapsAroundAndCountsEpochs) {
   EXPECT_EQ(source->epoch(), 5);
 }
 
+TEST_F(DataSourceTest, SkipsAsIfItHadRead) {
+  std::string path = writeCountingCsv(5, 100);
+  std::vector<FeedSpec> specs = {kFeatures2, kClassLabels};
+  for (int64_t skipped : {0, 1, 3, 7}) {
+    std::unique_ptr<DataSource> reader = open("csv:" + path, specs, {1, 2});
+    std::unique_ptr<DataSource> skipper = open("csv:" + path, specs, {1, 2});
+    Feeds read(specs), next(specs);
+    for (int64_t batch = 0; batch < skipped; ++batch)
+      nextBatch(*reader, read, 3);
+    ASSERT_TRUE(skipper->skip(3, skipped).isOk());
+    EXPECT_EQ(skipper->epoch(), reader->epoch());
+    EXPECT_EQ(nextBatch(*skipper, next, 3), nextBatch(*reader, read, 3));
+  }
+  std::unique_ptr<DataSource> source = open("csv:" + path, specs, {1, 2});
+  EXPECT_FALSE(source->skip(1, 4).isOk());
+  EXPECT_FALSE(source->skip(4, -1).isOk());
+  EXPECT_FALSE(source->skip(int64_t(1) << 40, int64_t(1) << 40).isOk());
+}
+
 TEST_F(DataSourceTest, ShardOfTinyDatasetWraps) {
   std::string path = writeCountingCsv(2, 100);
   std::vector<FeedSpec> specs = {kFeatures2, kClassLabels};

@@ -1,0 +1,111 @@
+//===- Checkpoint.h - Checkpoints any server layout can load ----*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// A checkpoint is a directory with one file per variable of the program
+// before transpiling (a parameter or an optimizer's state, however the
+// servers sliced it), in Paddle's tensor file format (TensorFile.h) and
+// named after the variable as Paddle's save_persistables names it, plus a
+// manifest, `__manifest__`:
+//
+//   openks-checkpoint<TAB>1
+//   step<TAB>40
+//   mode<TAB>sync
+//   variable<TAB>fc1.w<TAB>f32<TAB>784,256<TAB>802876<TAB>1a2b3c4d
+//   ...
+//   manifest-crc32c<TAB>5e6f7a8b
+//
+// one line per variable: its name (also its file's), element type, dims,
+// file size in bytes and the file's CRC-32C in hex; the last line checks the
+// lines before it. Variables are gathered from the stores by their origin
+// (Parameter::origin) and row offset, so a checkpoint saved from any layout
+// loads into any other: the loader fills each block with its rows.
+//
+// Saving writes a temporary sibling directory, flushes every file and the
+// directory, and swaps it into place (replaceDirectory), so a crash leaves
+// the previous checkpoint whole. Loading refuses a missing, truncated or
+// damaged file, a checksum mismatch, and a variable whose element type or
+// shape is not the job's, each with an error naming the file.
+//
+// Stores are read and written under their parameters' locks (see
+// ParameterStore.h), so saving may run while servers serve; a sync job's
+// checkpoint is exact when taken between steps (InProcessJob does).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_RUNTIME_CHECKPOINT_H
+#define OPENKS_RUNTIME_CHECKPOINT_H
+
+#include "openks/Runtime/JobSpec.h"
+#include "openks/Runtime/ParameterStore.h"
+#include "openks/Support/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace openks::runtime {
+
+/// The version of the checkpoint layout this code writes and reads.
+inline constexpr int kCheckpointFormatVersion = 1;
+
+/// The manifest's file name in a checkpoint directory.
+inline constexpr const char *kCheckpointManifest = "__manifest__";
+
+/// One variable of a checkpoint, as its manifest lists it.
+struct CheckpointVariable {
+  /// The variable's name, which is also its file's name.
+  std::string name;
+  DType dtype = DType::F32;
+  Shape shape;
+  /// The file's size in bytes and CRC-32C.
+  uint64_t bytes = 0;
+  uint32_t crc32c = 0;
+};
+
+/// What a checkpoint's manifest says.
+struct CheckpointInfo {
+  int formatVersion = kCheckpointFormatVersion;
+  /// The steps trained when it was saved.
+  int64_t step = 0;
+  /// The job's mode ("sync", "async", "half-async", "geo"), or "local" for
+  /// single-process training.
+  std::string mode;
+  std::vector<CheckpointVariable> variables;
+};
+
+/// Returns the manifest's name of `mode`.
+const char *checkpointModeName(SyncMode mode);
+
+/// Saves the variables of `stores` (each variable gathered by origin and
+/// row offset over all of them; of a variable held whole by several stores,
+/// the first one's copy) as the checkpoint `dir`, replacing any checkpoint
+/// there. `mode` and `step` go into the manifest. Fails, leaving `dir` as
+/// it was, when a variable's rows are not all held, a name cannot be a file
+/// name, or a file cannot be written.
+Status saveCheckpoint(const std::string &dir,
+                      const std::vector<const ParameterStore *> &stores,
+                      const std::string &mode, int64_t step);
+
+/// Saves the variables of every server of `job` (their live stores).
+Status saveCheckpoint(const std::string &dir, const JobSpec &job, int64_t step);
+
+/// Reads and checks the manifest of the checkpoint `dir`.
+StatusOr<CheckpointInfo> readCheckpointInfo(const std::string &dir);
+
+/// Fills every parameter of `stores` with its rows of its origin's variable
+/// in the checkpoint `dir`; every file is checked against the manifest and
+/// each variable against the parameters holding it. The checkpoint may hold
+/// variables the stores do not. Returns the manifest.
+StatusOr<CheckpointInfo>
+loadCheckpoint(const std::string &dir,
+               const std::vector<ParameterStore *> &stores);
+
+/// Fills every server store of `job`, whatever its layout.
+StatusOr<CheckpointInfo> loadCheckpoint(const std::string &dir, JobSpec &job);
+
+} // namespace openks::runtime
+
+#endif // OPENKS_RUNTIME_CHECKPOINT_H

@@ -1,0 +1,449 @@
+//===- Checkpoint.cpp - Checkpoints any server layout can load ------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Checkpoint.h"
+
+#include "openks/Runtime/TensorFile.h"
+#include "openks/Support/Crc32c.h"
+#include "openks/Support/DurableFile.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <sstream>
+
+using namespace openks;
+using namespace openks::runtime;
+namespace fs = std::filesystem;
+
+/// The largest manifest read (a line per variable).
+static constexpr uint64_t kMaxManifestBytes = uint64_t(64) << 20;
+
+const char *openks::runtime::checkpointModeName(SyncMode mode) {
+  switch (mode) {
+  case SyncMode::Sync:
+    return "sync";
+  case SyncMode::Async:
+    return "async";
+  case SyncMode::HalfAsync:
+    return "half-async";
+  case SyncMode::Geo:
+    return "geo";
+  }
+  return "?";
+}
+
+namespace {
+
+/// Where the rows of one variable are, over a list of stores.
+template <typename StoreT> struct Holder {
+  StoreT *store;
+  ParameterId id;
+};
+
+/// The parameters of `stores` grouped by origin, in order of first
+/// appearance.
+template <typename StoreT> struct VariableMap {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<Holder<StoreT>>> holders;
+
+  explicit VariableMap(const std::vector<StoreT *> &stores) {
+    for (StoreT *store : stores)
+      for (ParameterId id = 0; id < store->size(); ++id) {
+        const std::string &origin = (*store)[id].origin;
+        auto [it, inserted] = holders.try_emplace(origin);
+        if (inserted)
+          order.push_back(origin);
+        it->second.push_back({store, id});
+      }
+  }
+};
+
+} // namespace
+
+/// Returns whether `parameter` holds all of its origin.
+static bool isWhole(const Parameter &parameter) {
+  return parameter.rowBegin == 0 &&
+         parameter.value.shape() == parameter.wholeShape;
+}
+
+/// Checks that `parameter`'s value is rows of its whole shape.
+static Status checkRows(const Parameter &parameter) {
+  const Shape &whole = parameter.wholeShape, &shape = parameter.value.shape();
+  bool fits = shape.rank() == whole.rank() && parameter.rowBegin >= 0;
+  for (int i = 0; fits && i < shape.rank(); ++i)
+    fits = i == 0 ? parameter.rowBegin + shape[0] <= whole[0]
+                  : shape[i] == whole[i];
+  if (fits && (shape.rank() > 0 || parameter.rowBegin == 0))
+    return Status::ok();
+  return Status::internal("parameter '{}' of shape {} is not rows from {} "
+                          "of {}",
+                          parameter.name, shape.str(), parameter.rowBegin,
+                          whole.str());
+}
+
+/// Returns the byte offset and size of `parameter`'s rows in its origin.
+static std::pair<size_t, size_t> getRowBytes(const Parameter &parameter) {
+  size_t element = dtypeSize(parameter.value.dtype());
+  return {static_cast<size_t>(parameter.rowBegin) *
+              parameter.wholeShape.rowWidth() * element,
+          static_cast<size_t>(parameter.value.numel()) * element};
+}
+
+/// Checks that `name` can be a checkpoint file's name.
+static Status checkFileName(const std::string &name) {
+  if (name.empty() || name == "." || name == ".." ||
+      name == kCheckpointManifest ||
+      name.find_first_of(std::string("/\t\n\r\0", 5)) != std::string::npos)
+    return Status::invalidArgument(
+        "cannot save the variable '{}': its name cannot be a checkpoint "
+        "file's name",
+        name);
+  return Status::ok();
+}
+
+/// Assembles the whole value of the variable held by `holders`, reading
+/// each under its shared lock.
+static StatusOr<Tensor>
+gatherVariable(const std::string &name,
+               const std::vector<Holder<const ParameterStore>> &holders) {
+  const Parameter &first = (*holders.front().store)[holders.front().id];
+  DType dtype = first.value.dtype();
+  const Shape &shape = first.wholeShape;
+  StatusOr<Tensor> whole = Tensor::allocate(dtype, shape);
+  if (!whole)
+    return whole.status().withContext("saving '" + name + "'");
+  int64_t rows = shape.rank() ? shape[0] : 1;
+  // The row ranges gathered, to find rows no store holds.
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  bool haveAll = false;
+  for (const Holder<const ParameterStore> &holder : holders) {
+    const Parameter &parameter = (*holder.store)[holder.id];
+    if (parameter.value.dtype() != dtype || parameter.wholeShape != shape)
+      return Status::internal("the parts of '{}' disagree: {} of {} and {} "
+                              "of {}",
+                              name, dtypeName(dtype), shape.str(),
+                              dtypeName(parameter.value.dtype()),
+                              parameter.wholeShape.str());
+    OPENKS_RETURN_IF_ERROR(checkRows(parameter));
+    // Of a variable several stores hold whole, the first copy is saved.
+    if (haveAll)
+      continue;
+    auto [offset, bytes] = getRowBytes(parameter);
+    std::shared_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
+    std::memcpy(static_cast<char *>(whole->rawData()) + offset,
+                parameter.value.rawData(), bytes);
+    haveAll = isWhole(parameter);
+    ranges.push_back(
+        {parameter.rowBegin,
+         parameter.rowBegin + (shape.rank() ? parameter.value.dim(0) : 1)});
+  }
+  std::sort(ranges.begin(), ranges.end());
+  int64_t covered = 0;
+  for (auto [begin, end] : ranges) {
+    if (begin > covered)
+      break;
+    covered = std::max(covered, end);
+  }
+  if (covered < rows)
+    return Status::invalidArgument(
+        "cannot save '{}': rows [{}, {}) of it are in none of the stores", name,
+        covered, rows);
+  return whole;
+}
+
+/// Returns the manifest line of `variable`.
+static std::string formatVariable(const CheckpointVariable &variable) {
+  return fmt::format(
+      "variable\t{}\t{}\t{}\t{}\t{:08x}\n", variable.name,
+      dtypeName(variable.dtype),
+      fmt::join(variable.shape.begin(), variable.shape.end(), ","),
+      variable.bytes, variable.crc32c);
+}
+
+/// Writes every file of the checkpoint into the directory `temporary`.
+static Status
+writeCheckpointFiles(const std::string &temporary,
+                     const std::vector<const ParameterStore *> &stores,
+                     const std::string &mode, int64_t step) {
+  VariableMap<const ParameterStore> variables(stores);
+  std::string manifest =
+      fmt::format("openks-checkpoint\t{}\nstep\t{}\nmode\t{}\n",
+                  kCheckpointFormatVersion, step, mode);
+  for (const std::string &name : variables.order) {
+    OPENKS_RETURN_IF_ERROR(checkFileName(name));
+    StatusOr<Tensor> value = gatherVariable(name, variables.holders[name]);
+    if (!value)
+      return value.status();
+    std::string bytes = encodeTensorFile(*value);
+    OPENKS_RETURN_IF_ERROR(
+        writeFileSynced((fs::path(temporary) / name).string(), bytes));
+    manifest += formatVariable(
+        {name, value->dtype(), value->shape(), bytes.size(), crc32c(bytes)});
+  }
+  manifest += fmt::format("manifest-crc32c\t{:08x}\n", crc32c(manifest));
+  OPENKS_RETURN_IF_ERROR(writeFileSynced(
+      (fs::path(temporary) / kCheckpointManifest).string(), manifest));
+  return syncDirectory(temporary);
+}
+
+/// Returns `dir` without trailing separators.
+static std::string normalize(const std::string &dir) {
+  std::string path = dir;
+  while (path.size() > 1 && path.back() == '/')
+    path.pop_back();
+  return path;
+}
+
+Status openks::runtime::saveCheckpoint(
+    const std::string &dir, const std::vector<const ParameterStore *> &stores,
+    const std::string &mode, int64_t step) {
+  std::string target = normalize(dir);
+  if (target.empty())
+    return Status::invalidArgument("a checkpoint needs a directory name");
+  // A sibling, so that the final rename stays within one file system; a
+  // leftover of a crashed save is removed first.
+  std::string temporary = target + ".saving";
+  std::error_code error;
+  fs::remove_all(temporary, error);
+  fs::path parent = fs::path(target).parent_path();
+  if (!parent.empty())
+    fs::create_directories(parent, error);
+  if (!fs::create_directory(temporary, error) || error)
+    return Status::error(StatusCode::IOError,
+                         "cannot create the directory {}: {}", temporary,
+                         error ? error.message() : "it exists");
+  Status status = writeCheckpointFiles(temporary, stores, mode, step);
+  if (status.isOk())
+    status = replaceDirectory(temporary, target);
+  // After the swap, `temporary` holds the previous checkpoint.
+  fs::remove_all(temporary, error);
+  return status.withContext("saving the checkpoint " + target);
+}
+
+Status openks::runtime::saveCheckpoint(const std::string &dir,
+                                       const JobSpec &job, int64_t step) {
+  std::vector<const ParameterStore *> stores;
+  for (const ServerSpec &server : job.servers)
+    stores.push_back(&server.store);
+  return saveCheckpoint(dir, stores, checkpointModeName(job.mode), step);
+}
+
+/// Reads the file `path`, refusing more than `maxBytes` bytes.
+static StatusOr<std::string> readFile(const std::string &path,
+                                      uint64_t maxBytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::notFound("{}: cannot open it: {}", path,
+                            std::strerror(errno));
+  std::string bytes;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
+    bytes.append(chunk, static_cast<size_t>(in.gcount()));
+    if (bytes.size() > maxBytes)
+      return Status::dataLoss("{}: damaged: larger than the {} bytes "
+                              "expected",
+                              path, maxBytes);
+  }
+  if (in.bad())
+    return Status::error(StatusCode::IOError, "{}: cannot read it", path);
+  return bytes;
+}
+
+/// Splits `line` at tabs.
+static std::vector<std::string> splitFields(const std::string &line) {
+  std::vector<std::string> fields;
+  std::stringstream stream(line);
+  std::string field;
+  while (std::getline(stream, field, '\t'))
+    fields.push_back(field);
+  return fields;
+}
+
+/// Parses all of `text` as a decimal integer in [0, max].
+static bool parseCount(const std::string &text, int64_t max, int64_t &value) {
+  if (text.empty() || text.size() > 19 ||
+      text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  value = std::stoll(text);
+  return value <= max;
+}
+
+/// Parses a manifest variable line's fields after "variable".
+static bool parseVariable(const std::vector<std::string> &fields,
+                          CheckpointVariable &variable) {
+  if (fields.size() != 6)
+    return false;
+  variable.name = fields[1];
+  bool known = false;
+  for (DType dtype : {DType::F32, DType::F64, DType::I64})
+    if (fields[2] == dtypeName(dtype)) {
+      variable.dtype = dtype;
+      known = true;
+    }
+  if (!known || checkFileName(variable.name).code() != StatusCode::Ok)
+    return false;
+  std::stringstream dims(fields[3]);
+  std::string dim;
+  while (std::getline(dims, dim, ',')) {
+    int64_t size = 0;
+    if (variable.shape.rank() == Shape::kMaxRank ||
+        !parseCount(dim, kMaxTensorElements, size))
+      return false;
+    variable.shape.push_back(size);
+  }
+  int64_t bytes = 0;
+  if (!parseCount(fields[4], INT64_MAX, bytes) || fields[5].size() != 8 ||
+      fields[5].find_first_not_of("0123456789abcdef") != std::string::npos)
+    return false;
+  variable.bytes = static_cast<uint64_t>(bytes);
+  variable.crc32c = static_cast<uint32_t>(std::stoul(fields[5], nullptr, 16));
+  return true;
+}
+
+StatusOr<CheckpointInfo>
+openks::runtime::readCheckpointInfo(const std::string &dir) {
+  std::string path = (fs::path(normalize(dir)) / kCheckpointManifest).string();
+  StatusOr<std::string> text = readFile(path, kMaxManifestBytes);
+  if (!text)
+    return text.status();
+  auto damaged = [&](size_t line, const std::string &why) {
+    return Status::dataLoss("{}:{}: damaged manifest: {}", path, line, why);
+  };
+  // The last line checks everything before it.
+  size_t last = text->rfind("manifest-crc32c\t");
+  if (last == std::string::npos || text->back() != '\n')
+    return Status::dataLoss("{}: truncated manifest: it has no final "
+                            "manifest-crc32c line",
+                            path);
+  std::string expected =
+      fmt::format("manifest-crc32c\t{:08x}\n", crc32c(text->data(), last));
+  if (text->compare(last, std::string::npos, expected) != 0)
+    return Status::dataLoss("{}: damaged manifest: its checksum does not "
+                            "match its contents",
+                            path);
+  CheckpointInfo info;
+  std::stringstream lines(text->substr(0, last));
+  std::string line;
+  bool hasStep = false, hasMode = false;
+  for (size_t number = 1; std::getline(lines, line); ++number) {
+    std::vector<std::string> fields = splitFields(line);
+    if (number == 1) {
+      int64_t version = 0;
+      if (fields.size() != 2 || fields[0] != "openks-checkpoint" ||
+          !parseCount(fields[1], 1 << 20, version))
+        return damaged(number, "expected 'openks-checkpoint<TAB>VERSION'");
+      if (version != kCheckpointFormatVersion)
+        return Status::dataLoss("{}: format version {}; this build reads "
+                                "version {}",
+                                path, version, kCheckpointFormatVersion);
+      info.formatVersion = static_cast<int>(version);
+    } else if (fields.size() == 2 && fields[0] == "step" && !hasStep) {
+      if (!parseCount(fields[1], INT64_MAX, info.step))
+        return damaged(number, "the step is not a count");
+      hasStep = true;
+    } else if (fields.size() == 2 && fields[0] == "mode" && !hasMode) {
+      info.mode = fields[1];
+      hasMode = true;
+    } else if (!fields.empty() && fields[0] == "variable") {
+      CheckpointVariable variable;
+      if (!parseVariable(fields, variable))
+        return damaged(number, "expected 'variable<TAB>NAME<TAB>TYPE<TAB>"
+                               "DIMS<TAB>BYTES<TAB>CRC32C'");
+      info.variables.push_back(std::move(variable));
+    } else {
+      return damaged(number, "unexpected line '" + line + "'");
+    }
+  }
+  if (!hasStep || !hasMode)
+    return Status::dataLoss("{}: damaged manifest: it lacks the {} line", path,
+                            hasStep ? "mode" : "step");
+  return info;
+}
+
+/// Reads and checks the file of `variable` in `dir`.
+static StatusOr<Tensor> readVariable(const std::string &dir,
+                                     const CheckpointVariable &variable) {
+  std::string path = (fs::path(dir) / variable.name).string();
+  StatusOr<std::string> bytes = readFile(path, variable.bytes);
+  if (!bytes)
+    return bytes.status();
+  if (bytes->size() != variable.bytes)
+    return Status::dataLoss("{}: truncated: {} bytes, the manifest says {}",
+                            path, bytes->size(), variable.bytes);
+  uint32_t crc = crc32c(*bytes);
+  if (crc != variable.crc32c)
+    return Status::dataLoss("{}: damaged: its CRC-32C is {:08x}, the "
+                            "manifest says {:08x}",
+                            path, crc, variable.crc32c);
+  StatusOr<TensorFileContents> contents = decodeTensorFile(*bytes, path);
+  if (!contents)
+    return contents.status();
+  if (contents->tensor.dtype() != variable.dtype ||
+      contents->tensor.shape() != variable.shape)
+    return Status::dataLoss("{}: damaged: it holds {} {}, the manifest says "
+                            "{} {}",
+                            path, dtypeName(contents->tensor.dtype()),
+                            contents->tensor.shape().str(),
+                            dtypeName(variable.dtype), variable.shape.str());
+  return std::move(contents->tensor);
+}
+
+StatusOr<CheckpointInfo>
+openks::runtime::loadCheckpoint(const std::string &dir,
+                                const std::vector<ParameterStore *> &stores) {
+  std::string source = normalize(dir);
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(source);
+  if (!info)
+    return info.status();
+  std::map<std::string, const CheckpointVariable *> byName;
+  for (const CheckpointVariable &variable : info->variables)
+    byName[variable.name] = &variable;
+  VariableMap<ParameterStore> variables(stores);
+  for (const std::string &name : variables.order) {
+    std::vector<Holder<ParameterStore>> &holders = variables.holders[name];
+    std::string path = (fs::path(source) / name).string();
+    auto found = byName.find(name);
+    if (found == byName.end())
+      return Status::notFound("{}: missing: the checkpoint has no variable "
+                              "'{}', which the job holds",
+                              path, name);
+    const CheckpointVariable &variable = *found->second;
+    for (Holder<ParameterStore> &holder : holders) {
+      const Parameter &parameter = (*holder.store)[holder.id];
+      if (parameter.value.dtype() != variable.dtype ||
+          parameter.wholeShape != variable.shape)
+        return Status::invalidArgument(
+            "{}: holds {} {}, but the job's '{}' is {} {}", path,
+            dtypeName(variable.dtype), variable.shape.str(), name,
+            dtypeName(parameter.value.dtype()), parameter.wholeShape.str());
+      OPENKS_RETURN_IF_ERROR(checkRows(parameter));
+    }
+    StatusOr<Tensor> value = readVariable(source, variable);
+    if (!value)
+      return value.status();
+    for (Holder<ParameterStore> &holder : holders) {
+      Parameter &parameter = (*holder.store)[holder.id];
+      auto [offset, bytes] = getRowBytes(parameter);
+      std::unique_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
+      std::memcpy(parameter.value.rawData(),
+                  static_cast<const char *>(value->rawData()) + offset, bytes);
+    }
+  }
+  return info;
+}
+
+StatusOr<CheckpointInfo> openks::runtime::loadCheckpoint(const std::string &dir,
+                                                         JobSpec &job) {
+  std::vector<ParameterStore *> stores;
+  for (ServerSpec &server : job.servers)
+    stores.push_back(&server.store);
+  return loadCheckpoint(dir, stores);
+}

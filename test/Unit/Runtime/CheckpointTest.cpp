@@ -1,0 +1,353 @@
+//===- CheckpointTest.cpp - Tests of checkpoints over parameter stores ----===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Saves variables sliced over two stores, with replicated and per-block
+// state, and loads them into three stores and into one, checking every
+// value; checks the manifest and the files against an independent reading;
+// and checks that a failure in the middle of a save leaves the previous
+// checkpoint, and that missing, truncated, damaged or mismatched files are
+// refused naming the file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Checkpoint.h"
+
+#include "openks/Runtime/TensorFile.h"
+#include "openks/Support/Crc32c.h"
+
+#include "gtest/gtest.h"
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sys/resource.h>
+#include <unistd.h>
+
+using namespace openks;
+using namespace openks::runtime;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The variables of the tests, whole: w [6, 2] f32, w.moment [6, 2] f64,
+/// beta_pow [] f32 (replicated), counter [] i64 (per block).
+constexpr int64_t kRows = 6;
+
+/// Adds rows [begin, end) of `origin` (whole shape [kRows, 2]) as `name`.
+void addRows(ParameterStore &store, const std::string &name,
+             const std::string &origin, DType dtype, int64_t begin,
+             int64_t end) {
+  Parameter parameter;
+  parameter.name = name;
+  parameter.origin = origin;
+  parameter.wholeShape = Shape{kRows, 2};
+  parameter.rowBegin = begin;
+  parameter.value = Tensor(dtype, Shape{end - begin, 2});
+  store.add(std::move(parameter));
+}
+
+/// Adds a rank-0 parameter `name` standing for `origin`.
+void addScalar(ParameterStore &store, const std::string &name,
+               const std::string &origin, DType dtype) {
+  Parameter parameter;
+  parameter.name = name;
+  parameter.origin = origin;
+  parameter.value = Tensor(dtype, Shape{});
+  store.add(std::move(parameter));
+}
+
+/// Returns the stores of a layout cutting the rows at `cuts` (0 < ... <
+/// kRows), one store per piece, as a transpiled job would name them.
+std::vector<ParameterStore> makeLayout(const std::vector<int64_t> &cuts) {
+  std::vector<int64_t> bounds = {0};
+  bounds.insert(bounds.end(), cuts.begin(), cuts.end());
+  bounds.push_back(kRows);
+  size_t pieces = bounds.size() - 1;
+  std::vector<ParameterStore> stores(pieces);
+  for (size_t i = 0; i < pieces; ++i) {
+    std::string block = pieces == 1 ? "" : ".block" + std::to_string(i);
+    addRows(stores[i], "w" + block, "w", DType::F32, bounds[i], bounds[i + 1]);
+    addRows(stores[i], "w.moment" + block, "w.moment", DType::F64, bounds[i],
+            bounds[i + 1]);
+    addScalar(stores[i], "beta_pow", "beta_pow", DType::F32);
+    addScalar(stores[i], "counter.w" + block, "counter", DType::I64);
+  }
+  return stores;
+}
+
+/// Sets every value as a function of its variable and row, as training
+/// would have left it.
+void fillValues(std::vector<ParameterStore> &stores, int64_t step) {
+  for (ParameterStore &store : stores)
+    for (ParameterId id = 0; id < store.size(); ++id) {
+      Parameter &parameter = store[id];
+      Tensor &value = parameter.value;
+      for (int64_t i = 0; i < value.numel(); ++i) {
+        double x = 0.5 * (parameter.rowBegin * 2 + i) + step;
+        if (value.dtype() == DType::F32)
+          value.data<float>()[i] = static_cast<float>(x);
+        else if (value.dtype() == DType::F64)
+          value.data<double>()[i] = x / 3;
+        else
+          value.data<int64_t>()[i] = step;
+      }
+      if (parameter.origin == "beta_pow")
+        value.data<float>()[0] = 0.25f;
+    }
+}
+
+template <typename T>
+std::vector<const ParameterStore *> constPointers(std::vector<T> &stores) {
+  std::vector<const ParameterStore *> pointers;
+  for (ParameterStore &store : stores)
+    pointers.push_back(&store);
+  return pointers;
+}
+
+template <typename T>
+std::vector<ParameterStore *> pointers(std::vector<T> &stores) {
+  std::vector<ParameterStore *> result;
+  for (ParameterStore &store : stores)
+    result.push_back(&store);
+  return result;
+}
+
+/// Expects every parameter of `actual` to equal the same rows of the
+/// parameter of the same origin in `expected` (another layout).
+void expectSameValues(std::vector<ParameterStore> &expected,
+                      std::vector<ParameterStore> &actual) {
+  // Rebuild the whole variables of `expected` by hand.
+  std::map<std::string, std::vector<char>> whole;
+  for (ParameterStore &store : expected)
+    for (ParameterId id = 0; id < store.size(); ++id) {
+      const Parameter &parameter = store[id];
+      size_t element = dtypeSize(parameter.value.dtype());
+      std::vector<char> &bytes = whole[parameter.origin];
+      bytes.resize(std::max<size_t>(bytes.size(),
+                                    parameter.wholeShape.numel() * element));
+      std::memcpy(bytes.data() + parameter.rowBegin * 2 * element,
+                  parameter.value.rawData(), parameter.value.numel() * element);
+    }
+  for (ParameterStore &store : actual)
+    for (ParameterId id = 0; id < store.size(); ++id) {
+      const Parameter &parameter = store[id];
+      size_t element = dtypeSize(parameter.value.dtype());
+      const std::vector<char> &bytes = whole.at(parameter.origin);
+      EXPECT_EQ(std::memcmp(bytes.data() + parameter.rowBegin * 2 * element,
+                            parameter.value.rawData(),
+                            parameter.value.numel() * element),
+                0)
+          << parameter.name;
+    }
+}
+
+class CheckpointTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    scratch_ = fs::temp_directory_path() /
+               ("openks-checkpoint-test-" + std::to_string(getpid()));
+    fs::remove_all(scratch_);
+    fs::create_directories(scratch_);
+    dir_ = (scratch_ / "ckpt").string();
+  }
+  void TearDown() override { fs::remove_all(scratch_); }
+
+  /// Saves a two-store layout at `step` into dir_.
+  std::vector<ParameterStore> saveTwoStores(int64_t step) {
+    std::vector<ParameterStore> saved = makeLayout({3});
+    fillValues(saved, step);
+    Status status = saveCheckpoint(dir_, constPointers(saved), "sync", step);
+    EXPECT_TRUE(status.isOk()) << status.message();
+    return saved;
+  }
+
+  /// Expects loading dir_ into a fresh two-store layout to fail with `code`
+  /// and a message naming `file` and containing `what`.
+  void expectLoadFails(StatusCode code, const std::string &file,
+                       const std::string &what) {
+    std::vector<ParameterStore> target = makeLayout({3});
+    StatusOr<CheckpointInfo> loaded = loadCheckpoint(dir_, pointers(target));
+    ASSERT_FALSE(loaded.isOk()) << "expected: " << what;
+    EXPECT_EQ(loaded.status().code(), code) << loaded.status().message();
+    EXPECT_NE(loaded.status().message().find(dir_ + "/" + file),
+              std::string::npos)
+        << loaded.status().message();
+    EXPECT_NE(loaded.status().message().find(what), std::string::npos)
+        << loaded.status().message();
+  }
+
+  fs::path scratch_;
+  std::string dir_;
+};
+
+TEST_F(CheckpointTest, LoadsIntoAnyLayout) {
+  std::vector<ParameterStore> saved = saveTwoStores(7);
+  for (const std::vector<int64_t> &cuts :
+       {std::vector<int64_t>{2, 4}, std::vector<int64_t>{},
+        std::vector<int64_t>{1, 2, 3, 5}}) {
+    std::vector<ParameterStore> loaded = makeLayout(cuts);
+    StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
+    ASSERT_TRUE(info.isOk()) << info.status().message();
+    EXPECT_EQ(info->step, 7);
+    expectSameValues(saved, loaded);
+  }
+}
+
+TEST_F(CheckpointTest, WritesOneFilePerVariableAndAManifest) {
+  std::vector<ParameterStore> saved = saveTwoStores(3);
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(dir_);
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  EXPECT_EQ(info->formatVersion, 1);
+  EXPECT_EQ(info->step, 3);
+  EXPECT_EQ(info->mode, "sync");
+  std::vector<std::string> names;
+  for (const CheckpointVariable &variable : info->variables) {
+    names.push_back(variable.name);
+    std::ifstream in(fs::path(dir_) / variable.name, std::ios::binary);
+    std::string bytes(std::istreambuf_iterator<char>(in), {});
+    EXPECT_EQ(bytes.size(), variable.bytes);
+    EXPECT_EQ(crc32c(bytes), variable.crc32c) << variable.name;
+    StatusOr<TensorFileContents> file = decodeTensorFile(bytes, variable.name);
+    ASSERT_TRUE(file.isOk()) << file.status().message();
+    EXPECT_EQ(file->tensor.shape(), variable.shape);
+    EXPECT_EQ(file->tensor.dtype(), variable.dtype);
+  }
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"w", "w.moment", "beta_pow", "counter"}));
+  std::vector<std::string> files;
+  for (const fs::directory_entry &entry : fs::directory_iterator(dir_))
+    files.push_back(entry.path().filename().string());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"__manifest__", "beta_pow",
+                                             "counter", "w", "w.moment"}));
+  // The per-block counters became the one counter, of the first store.
+  StatusOr<TensorFileContents> counter = decodeTensorFile(
+      [&] {
+        std::ifstream in(fs::path(dir_) / "counter", std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+      }(),
+      "counter");
+  ASSERT_TRUE(counter.isOk());
+  EXPECT_EQ(counter->tensor.data<int64_t>()[0], 3);
+}
+
+TEST_F(CheckpointTest, AFailedSaveLeavesThePreviousCheckpoint) {
+  std::vector<ParameterStore> first = saveTwoStores(1);
+  // A file size limit makes the write of the largest file fail after the
+  // smaller files are written: a save that fails in the middle.
+  std::vector<ParameterStore> big(1);
+  addRows(big[0], "a", "a", DType::F32, 0, kRows);
+  Parameter large;
+  large.name = "large";
+  large.wholeShape = Shape{1 << 14};
+  large.value = Tensor(DType::F64, large.wholeShape);
+  big[0].add(std::move(large));
+  struct rlimit previous;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &previous), 0);
+  auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit limited = previous;
+  limited.rlim_cur = 4096;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
+  Status failed = saveCheckpoint(dir_, constPointers(big), "sync", 2);
+  setrlimit(RLIMIT_FSIZE, &previous);
+  std::signal(SIGXFSZ, previousHandler);
+  ASSERT_FALSE(failed.isOk());
+  EXPECT_EQ(failed.code(), StatusCode::IOError);
+  EXPECT_NE(failed.message().find("ckpt.saving/large"), std::string::npos)
+      << failed.message();
+
+  std::vector<ParameterStore> loaded = makeLayout({2, 4});
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  EXPECT_EQ(info->step, 1);
+  expectSameValues(first, loaded);
+  EXPECT_FALSE(fs::exists(dir_ + ".saving"));
+
+  // A crash leaves the temporary directory behind; the next save replaces
+  // it and then the checkpoint.
+  fs::create_directory(dir_ + ".saving");
+  std::ofstream(dir_ + ".saving/w") << "half a file";
+  std::vector<ParameterStore> third = saveTwoStores(3);
+  info = loadCheckpoint(dir_, pointers(loaded));
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  EXPECT_EQ(info->step, 3);
+  expectSameValues(third, loaded);
+  EXPECT_FALSE(fs::exists(dir_ + ".saving"));
+}
+
+TEST_F(CheckpointTest, RefusesMissingTruncatedAndDamagedFiles) {
+  saveTwoStores(5);
+  fs::path w = fs::path(dir_) / "w";
+  std::string original;
+  {
+    std::ifstream in(w, std::ios::binary);
+    original.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  fs::resize_file(w, original.size() - 3);
+  expectLoadFails(StatusCode::DataLoss, "w", "truncated");
+
+  std::string flipped = original;
+  flipped.back() ^= 1;
+  std::ofstream(w, std::ios::binary | std::ios::trunc) << flipped;
+  expectLoadFails(StatusCode::DataLoss, "w", "CRC-32C");
+
+  fs::remove(w);
+  expectLoadFails(StatusCode::NotFound, "w", "cannot open");
+  std::ofstream(w, std::ios::binary | std::ios::trunc) << original;
+
+  fs::path manifest = fs::path(dir_) / kCheckpointManifest;
+  std::string text;
+  {
+    std::ifstream in(manifest, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::string edited = text;
+  edited[edited.find("step\t5") + 5] = '6';
+  std::ofstream(manifest, std::ios::binary | std::ios::trunc) << edited;
+  expectLoadFails(StatusCode::DataLoss, kCheckpointManifest, "checksum");
+  std::ofstream(manifest, std::ios::binary | std::ios::trunc)
+      << text.substr(0, text.size() / 2);
+  expectLoadFails(StatusCode::DataLoss, kCheckpointManifest, "truncated");
+  fs::remove(manifest);
+  expectLoadFails(StatusCode::NotFound, kCheckpointManifest, "cannot open");
+}
+
+TEST_F(CheckpointTest, RefusesVariablesThatAreNotTheJobs) {
+  saveTwoStores(5);
+  std::vector<ParameterStore> wider(1);
+  Parameter parameter;
+  parameter.name = "w";
+  parameter.wholeShape = Shape{kRows, 3};
+  parameter.value = Tensor(DType::F32, Shape{kRows, 3});
+  wider[0].add(std::move(parameter));
+  StatusOr<CheckpointInfo> loaded = loadCheckpoint(dir_, pointers(wider));
+  ASSERT_FALSE(loaded.isOk());
+  EXPECT_EQ(loaded.status().message(),
+            dir_ + "/w: holds f32 [6, 2], but the job's 'w' is f32 [6, 3]");
+
+  std::vector<ParameterStore> other(1);
+  addScalar(other[0], "bias", "bias", DType::F32);
+  loaded = loadCheckpoint(dir_, pointers(other));
+  ASSERT_FALSE(loaded.isOk());
+  EXPECT_EQ(loaded.status().code(), StatusCode::NotFound);
+  EXPECT_NE(loaded.status().message().find(dir_ + "/bias: missing"),
+            std::string::npos)
+      << loaded.status().message();
+}
+
+TEST_F(CheckpointTest, RefusesRowsNoStoreHolds) {
+  std::vector<ParameterStore> partial = makeLayout({3});
+  partial.pop_back();
+  Status status = saveCheckpoint(dir_, constPointers(partial), "sync", 1);
+  ASSERT_FALSE(status.isOk());
+  EXPECT_NE(status.message().find("rows [3, 6) of it are in none of the "
+                                  "stores"),
+            std::string::npos)
+      << status.message();
+  EXPECT_FALSE(fs::exists(dir_));
+}
+
+} // namespace

@@ -1,0 +1,270 @@
+//===- CheckpointResumeTest.cpp - Stop, re-slice and resume a job ---------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// A sync job of 2 trainers and 2 servers saves a checkpoint every 3 steps;
+// its step-3 checkpoint is loaded into jobs of 3 servers and of 1 server
+// (other slicing), which resume to step 6. The resumed runs must be
+// bit-identical to the uninterrupted one: the same losses, the same
+// parameters on the trainers, and the same checkpoint files (parameters
+// and every optimizer state, moments, beta powers and step counters) at
+// the end. Also: a checkpoint for the wrong program is refused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "JobTesting.h"
+
+#include "openks/Runtime/Checkpoint.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::runtime;
+using namespace openks::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::chrono::milliseconds kTimeout{20000};
+constexpr int64_t kBatch = 8;
+
+/// Returns the bytes of every variable file of the checkpoint `dir`.
+std::map<std::string, std::string> readFiles(const fs::path &dir) {
+  std::map<std::string, std::string> files;
+  for (const fs::directory_entry &entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (name == kCheckpointManifest)
+      continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    files[name].assign(std::istreambuf_iterator<char>(in), {});
+  }
+  return files;
+}
+
+/// Returns the bytes of every parameter of `store`, by name.
+std::map<std::string, std::string> parameterBytes(const ParameterStore &store) {
+  std::map<std::string, std::string> bytes;
+  for (ParameterId id = 0; id < store.size(); ++id) {
+    const Tensor &value = store[id].value;
+    bytes[store[id].name].assign(static_cast<const char *>(value.rawData()),
+                                 value.numel() * dtypeSize(value.dtype()));
+  }
+  return bytes;
+}
+
+struct ResumeCase {
+  const char *name;
+  std::function<void(MinimizeOptions &)> configure;
+};
+
+/// Names a case in gtest's messages.
+void PrintTo(const ResumeCase &resumeCase, std::ostream *out) {
+  *out << resumeCase.name;
+}
+
+class CheckpointResumeTest : public JobTest,
+                             public ::testing::WithParamInterface<ResumeCase> {
+protected:
+  void SetUp() override {
+    scratch_ = fs::temp_directory_path() /
+               ("openks-resume-" + std::to_string(getpid()));
+    fs::remove_all(scratch_);
+    fs::create_directories(scratch_);
+  }
+  void TearDown() override { fs::remove_all(scratch_); }
+
+  /// Loads the job of `program` on `servers` servers, 2 trainers, sliced
+  /// with `minBlockSize` (0: not sliced).
+  std::optional<JobSpec> makeJob(ModuleOp program, int servers,
+                                 int64_t minBlockSize) {
+    TranspileOptions transpile;
+    transpile.pservers = loopbackEndpoints(servers);
+    transpile.trainers = 2;
+    transpile.sliceVarUp = minBlockSize != 0;
+    transpile.minBlockSize = std::max<int64_t>(minBlockSize, 1);
+    OwningOpRef<ModuleOp> job = transpiled(program, transpile);
+    return loadJob(*job, kBatch);
+  }
+
+  /// Runs `job` to `steps` with `options`; returns each step's mean loss,
+  /// and trainer 0's parameters in `parameters`.
+  std::map<int64_t, double>
+  run(JobSpec &job, JobRunOptions options,
+      std::map<std::string, std::string> &parameters) {
+    options.globalBatch = kBatch;
+    options.data = kOddShapesData;
+    options.timeout = kTimeout;
+    std::map<int64_t, double> losses;
+    auto onStep = options.onStep;
+    options.onStep = [&](const StepSummary &summary) {
+      losses[summary.step] = *summary.means.front();
+      if (onStep)
+        onStep(summary);
+    };
+    StatusOr<std::unique_ptr<InProcessJob>> process =
+        InProcessJob::create(job, kTimeout);
+    EXPECT_TRUE(process.isOk()) << process.status().message();
+    if (!process)
+      return losses;
+    Status status = (*process)->run(options);
+    EXPECT_TRUE(status.isOk()) << status.message();
+    parameters = parameterBytes((*process)->trainer(0).store());
+    return losses;
+  }
+
+  fs::path scratch_;
+};
+
+TEST_P(CheckpointResumeTest, ResumesBitIdenticallyInAnotherLayout) {
+  MinimizeOptions minimize;
+  minimize.learningRate = 0.3;
+  GetParam().configure(minimize);
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(program);
+
+  // Uninterrupted: 6 steps on 2 servers, saving every 3; the step-3
+  // checkpoint is copied away when step 4 is reported.
+  std::string periodic = (scratch_ / "periodic").string();
+  fs::path atStep3 = scratch_ / "step3";
+  std::optional<JobSpec> whole = makeJob(*program, 2, 1);
+  ASSERT_TRUE(whole);
+  JobRunOptions options;
+  options.steps = 6;
+  options.saveDir = periodic;
+  options.saveEvery = 3;
+  options.onStep = [&](const StepSummary &summary) {
+    if (summary.step == 4)
+      fs::copy(periodic, atStep3);
+  };
+  std::map<std::string, std::string> expectedParameters;
+  std::map<int64_t, double> expectedLosses =
+      run(*whole, options, expectedParameters);
+  ASSERT_EQ(expectedLosses.size(), 6u);
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(atStep3.string());
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  EXPECT_EQ(info->step, 3);
+  EXPECT_EQ(info->mode, "sync");
+  std::map<std::string, std::string> expectedFiles = readFiles(periodic);
+  EXPECT_TRUE(expectedFiles.count("@LR_DECAY_COUNTER@") ||
+              minimize.lrSchedule == LRSchedule::Constant);
+
+  // Resumed from step 3 on 3 servers (other blocks), then on 1 (whole).
+  for (auto [servers, minBlockSize] :
+       {std::pair<int, int64_t>{3, 4}, std::pair<int, int64_t>{1, 0}}) {
+    SCOPED_TRACE(fmt::format("{} servers", servers));
+    std::optional<JobSpec> resumed = makeJob(*program, servers, minBlockSize);
+    ASSERT_TRUE(resumed);
+    std::string finalDir =
+        (scratch_ / fmt::format("resumed{}", servers)).string();
+    JobRunOptions resume;
+    resume.steps = 6;
+    resume.loadDir = atStep3.string();
+    resume.saveDir = finalDir;
+    std::map<std::string, std::string> parameters;
+    std::map<int64_t, double> losses = run(*resumed, resume, parameters);
+    ASSERT_EQ(losses.size(), 3u);
+    for (auto [step, loss] : losses)
+      EXPECT_EQ(loss, expectedLosses[step]) << "step " << step;
+    EXPECT_TRUE(parameters == expectedParameters);
+    std::map<std::string, std::string> files = readFiles(finalDir);
+    EXPECT_EQ(files.size(), expectedFiles.size());
+    for (const auto &[name, bytes] : expectedFiles)
+      EXPECT_TRUE(files[name] == bytes) << name << " differs";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Optimizers, CheckpointResumeTest,
+    ::testing::Values(ResumeCase{"MomentumExponentialDecay",
+                                 [](MinimizeOptions &o) {
+                                   o.optimizer = OptimizerKind::Momentum;
+                                   o.lrSchedule = LRSchedule::Exponential;
+                                   o.decayRate = 0.5;
+                                   o.decaySteps = 2;
+                                 }},
+                      ResumeCase{"AdamPiecewise",
+                                 [](MinimizeOptions &o) {
+                                   o.optimizer = OptimizerKind::Adam;
+                                   o.lrSchedule = LRSchedule::Piecewise;
+                                   o.boundaries = {2, 4};
+                                   o.values = {0.3, 0.1, 0.03};
+                                 }}),
+    [](const ::testing::TestParamInfo<ResumeCase> &info) {
+      return std::string(info.param.name);
+    });
+
+TEST_F(JobTest, LoadsIntoEveryLayout) {
+  MinimizeOptions minimize;
+  minimize.optimizer = OptimizerKind::Adam;
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(program);
+  fs::path dir = fs::temp_directory_path() /
+                 ("openks-every-layout-" + std::to_string(getpid()));
+  // Saved from 2 servers with blocks of at least one element, the
+  // checkpoint loads into each layout and saves back the same bytes.
+  auto layout = [&](int servers, int64_t minBlockSize) {
+    TranspileOptions transpile;
+    transpile.pservers = loopbackEndpoints(servers);
+    transpile.sliceVarUp = minBlockSize != 0;
+    transpile.minBlockSize = std::max<int64_t>(minBlockSize, 1);
+    OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+    return loadJob(*job, kBatch);
+  };
+  std::optional<JobSpec> saved = layout(2, 1);
+  ASSERT_TRUE(saved);
+  for (ServerSpec &server : saved->servers)
+    ASSERT_TRUE(server.store.initialize().isOk());
+  ASSERT_TRUE(saveCheckpoint((dir / "saved").string(), *saved, 5).isOk());
+  std::map<std::string, std::string> expected = readFiles(dir / "saved");
+  for (auto [servers, minBlockSize] :
+       {std::pair<int, int64_t>{3, 1}, std::pair<int, int64_t>{3, 7},
+        std::pair<int, int64_t>{1, 0}, std::pair<int, int64_t>{4, 0}}) {
+    SCOPED_TRACE(
+        fmt::format("{} servers, min block {}", servers, minBlockSize));
+    std::optional<JobSpec> loaded = layout(servers, minBlockSize);
+    ASSERT_TRUE(loaded);
+    StatusOr<CheckpointInfo> info =
+        loadCheckpoint((dir / "saved").string(), *loaded);
+    ASSERT_TRUE(info.isOk()) << info.status().message();
+    EXPECT_EQ(info->step, 5);
+    ASSERT_TRUE(saveCheckpoint((dir / "again").string(), *loaded, 5).isOk());
+    EXPECT_TRUE(readFiles(dir / "again") == expected);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_F(JobTest, RefusesTheCheckpointOfAnotherProgram) {
+  MinimizeOptions minimize;
+  OwningOpRef<ModuleOp> f32 =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  OwningOpRef<ModuleOp> f64 =
+      minimized(fmt::format(kOddShapesProgram, "f64"), minimize);
+  ASSERT_TRUE(f32 && f64);
+  TranspileOptions transpile;
+  transpile.pservers = loopbackEndpoints(2);
+  OwningOpRef<ModuleOp> saved = transpiled(*f32, transpile);
+  OwningOpRef<ModuleOp> loaded = transpiled(*f64, transpile);
+  std::optional<JobSpec> from = loadJob(*saved, kBatch);
+  std::optional<JobSpec> into = loadJob(*loaded, kBatch);
+  ASSERT_TRUE(from && into);
+  fs::path dir = fs::temp_directory_path() /
+                 ("openks-wrong-program-" + std::to_string(getpid()));
+  ASSERT_TRUE(saveCheckpoint(dir.string(), *from, 0).isOk());
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir.string(), *into);
+  ASSERT_FALSE(info.isOk());
+  EXPECT_NE(info.status().message().find(": holds f32 "), std::string::npos)
+      << info.status().message();
+  EXPECT_NE(info.status().message().find("but the job's"), std::string::npos)
+      << info.status().message();
+  fs::remove_all(dir);
+}
+
+} // namespace
