@@ -1,13 +1,14 @@
-//===- InProcessJob.cpp - Every role of a job as a thread -----------------===//
+//===- LocalJob.cpp - Every role of a job as a thread of this process -----===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 
-#include "openks/Runtime/InProcessJob.h"
+#include "openks/Fleet/LocalJob.h"
 
+#include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Runtime/Checkpoint.h"
-#include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Kernels.h"
 
 #include <cmath>
@@ -19,10 +20,11 @@
 #include <thread>
 
 using namespace openks;
+using namespace openks::fleet;
 using namespace openks::runtime;
 
-StatusOr<InjectedFault> openks::runtime::parseInjectedFault(
-    const std::string &text) {
+StatusOr<InjectedFault>
+openks::fleet::parseInjectedFault(const std::string &text) {
   auto invalid = [&] {
     return Status::invalidArgument(
         "cannot parse the fault '{}': expected trainerT:KIND@STEP (KIND one "
@@ -44,8 +46,7 @@ StatusOr<InjectedFault> openks::runtime::parseInjectedFault(
   } else {
     return invalid();
   }
-  auto parseCount = [](const std::string &digits,
-                       int64_t &value) -> bool {
+  auto parseCount = [](const std::string &digits, int64_t &value) -> bool {
     if (digits.empty() || digits.size() > 12 ||
         digits.find_first_not_of("0123456789") != std::string::npos)
       return false;
@@ -70,67 +71,107 @@ StatusOr<InjectedFault> openks::runtime::parseInjectedFault(
   return fault;
 }
 
-/// The first failure of a run, and a way to wait for one.
-class InProcessJob::Failures {
+/// The failure of a run, and a way to wait for one. A role's own failure
+/// (a trainer's error, a server's failed update) wins over the failures it
+/// causes in other roles (a server told that a trainer failed), whatever
+/// thread gets there first.
+class LocalJob::Failures {
 public:
-  /// Records `status` unless a failure came first.
+  /// Records `status` unless a failure of the same rank came first; a
+  /// server that lost a trainer (PeerLost) ranks below a role's own error.
   void record(const Status &status) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (first_.isOk())
-      first_ = status;
+    Status &slot =
+        status.code() == StatusCode::PeerLost ? consequence_ : cause_;
+    if (slot.isOk())
+      slot = status;
     changed_.notify_all();
   }
   /// Waits until some role has failed or `timeout` has passed.
   void waitForAny(std::chrono::milliseconds timeout) {
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait_for(lock, timeout, [&] { return !first_.isOk(); });
+    changed_.wait_for(lock, timeout,
+                      [&] { return !cause_.isOk() || !consequence_.isOk(); });
   }
+  /// Returns the failure that explains the run best, or success.
   Status first() {
     std::lock_guard<std::mutex> lock(mutex_);
-    return first_;
+    return cause_.isOk() ? consequence_ : cause_;
   }
 
 private:
   std::mutex mutex_;
   std::condition_variable changed_;
-  Status first_ = Status::ok();
+  Status cause_ = Status::ok();
+  Status consequence_ = Status::ok();
 };
 
-StatusOr<std::unique_ptr<InProcessJob>>
-InProcessJob::create(JobSpec &job, std::chrono::milliseconds timeout) {
-  std::unique_ptr<InProcessJob> run(new InProcessJob());
-  run->job_ = &job;
-  std::vector<ParameterServer *> servers;
-  for (ServerSpec &spec : job.servers) {
-    StatusOr<std::unique_ptr<ServerRole>> role = ServerRole::create(spec);
-    if (!role)
-      return role.status();
-    ServerConfig config{fmt::format("{} ({})", spec.name, spec.endpoint),
-                        spec.mode, spec.trainers, timeout};
-    run->servers_.push_back(
-        std::make_unique<ParameterServer>(std::move(config), **role));
-    run->roles_.push_back(std::move(*role));
-    servers.push_back(run->servers_.back().get());
+StatusOr<std::unique_ptr<LocalJob>> LocalJob::create(mlir::ModuleOp module,
+                                                     FleetOptions options) {
+  auto jobAttr = module->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName);
+  if (!jobAttr)
+    return Status::invalidArgument(
+        "the module is not a transpiled job: it has no '{}' attribute",
+        ps::JobAttr::kAttrName.str());
+  std::vector<std::string> endpoints = jobAttr.getEndpointNames();
+  int trainers = static_cast<int>(jobAttr.getTrainers());
+  std::unique_ptr<LocalJob> run(new LocalJob());
+  run->options_ = options;
+  run->cluster_ = std::make_shared<InProcessCluster>();
+  auto makeRole = [&](Role role,
+                      int index) -> StatusOr<std::unique_ptr<TranspilerFleet>> {
+    auto fleet = std::make_unique<TranspilerFleet>(run->cluster_, options);
+    OPENKS_RETURN_IF_ERROR(fleet->init(
+        std::make_shared<LocalRoleMaker>(role, index, endpoints, trainers)));
+    OPENKS_RETURN_IF_ERROR(fleet->loadJob(module));
+    return fleet;
+  };
+  for (int index = 0; index < static_cast<int>(endpoints.size()); ++index) {
+    StatusOr<std::unique_ptr<TranspilerFleet>> server =
+        makeRole(Role::Server, index);
+    if (!server)
+      return server.status();
+    run->servers_.push_back(std::move(*server));
   }
-  run->transport_ = std::make_unique<InProcessTransport>(std::move(servers));
-  for (int trainer = 0; trainer < job.trainers; ++trainer) {
-    StatusOr<std::unique_ptr<WorkerRole>> worker =
-        WorkerRole::create(job.worker, *run->transport_, trainer, timeout);
-    if (!worker)
-      return worker.status();
-    run->trainers_.push_back(std::move(*worker));
+  for (int index = 0; index < trainers; ++index) {
+    StatusOr<std::unique_ptr<TranspilerFleet>> trainer =
+        makeRole(Role::Worker, index);
+    if (!trainer)
+      return trainer.status();
+    run->trainers_.push_back(std::move(*trainer));
   }
-  run->rows_.assign(job.trainers, 0);
+  run->rows_.assign(trainers, 0);
   return run;
 }
 
-/// Turns every float input of a step to NaN.
-static Status poisonInputs(const std::vector<Tensor *> &inputs) {
+namespace {
+/// A data source whose batch of one step turns to NaN: a trainer's
+/// injected fault.
+class PoisonedSource : public DataSource {
+public:
+  PoisonedSource(std::unique_ptr<DataSource> source, int64_t step)
+      : source_(std::move(source)), step_(step) {}
+
+  Status next(int64_t globalBatch, const std::vector<Tensor *> &feeds) override;
+  int64_t epoch() const override { return source_->epoch(); }
+
+private:
+  std::unique_ptr<DataSource> source_;
+  int64_t step_;
+  int64_t taken_ = 0;
+};
+} // namespace
+
+Status PoisonedSource::next(int64_t globalBatch,
+                            const std::vector<Tensor *> &feeds) {
+  OPENKS_RETURN_IF_ERROR(source_->next(globalBatch, feeds));
+  if (++taken_ != step_)
+    return Status::ok();
   bool poisoned = false;
-  for (Tensor *input : inputs)
-    if (input->dtype() != DType::I64) {
+  for (Tensor *feed : feeds)
+    if (feed->dtype() != DType::I64) {
       OPENKS_RETURN_IF_ERROR(
-          kernels::fill(std::numeric_limits<double>::quiet_NaN(), *input));
+          kernels::fill(std::numeric_limits<double>::quiet_NaN(), *feed));
       poisoned = true;
     }
   if (!poisoned)
@@ -139,16 +180,32 @@ static Status poisonInputs(const std::vector<Tensor *> &inputs) {
   return Status::ok();
 }
 
-bool InProcessJob::savesAfter(const JobRunOptions &options, int64_t step) {
+Status LocalJob::runServer(int index, const JobRunOptions &options) {
+  TranspilerFleet &fleet = *servers_[index];
+  OPENKS_RETURN_IF_ERROR(fleet.initServer(options.loadDir));
+  for (const InjectedFault &fault : options.faults)
+    if (fault.server && fault.index == index)
+      fleet.server()->role().injectFault(fault.step);
+  return fleet.runServer();
+}
+
+bool LocalJob::savesAfter(const JobRunOptions &options, int64_t step) {
   return !options.saveDir.empty() &&
          (step == options.steps ||
           (options.saveEvery > 0 && step % options.saveEvery == 0));
 }
 
-Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
-                                int64_t startStep, Failures &failures,
-                                StepLog &log) {
-  WorkerRole &worker = *trainers_[index];
+Status LocalJob::saveServers(const std::string &dir, int64_t step) const {
+  std::vector<const ParameterStore *> stores;
+  for (const std::unique_ptr<TranspilerFleet> &server : servers_)
+    stores.push_back(&server->server()->role().store());
+  return saveCheckpoint(dir, stores, checkpointModeName(job().mode), step);
+}
+
+Status LocalJob::runTrainer(int index, const JobRunOptions &options,
+                            int64_t startStep, Failures &failures,
+                            StepLog &log) {
+  TranspilerFleet &fleet = *trainers_[index];
   std::optional<InjectedFault> fault;
   for (const InjectedFault &candidate : options.faults)
     if (!candidate.server && candidate.index == index) {
@@ -156,26 +213,32 @@ Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
       break;
     }
   int64_t step = 0;
+  // Records a failure the fleet has already reported to the other roles.
+  auto failed = [&](const Status &status) {
+    failures.record(status);
+    log.finish(index, step - 1);
+    return status;
+  };
   auto fail = [&](const Status &status) {
     Status named = status.withContext(
         step ? fmt::format("trainer {}: step {}", index, step)
              : fmt::format("trainer {}", index));
-    failures.record(named);
-    worker.abort(named);
-    log.finish(index, step - 1);
+    failed(named);
+    fleet.abortWorker(named);
     return named;
   };
 
-  std::unique_ptr<DataSource> source;
-  Status status =
-      openDataSource(options.data, job_->worker.main.inputSpecs(),
-                     Shard{index, numTrainers()}, source);
-  if (status.isOk() && startStep > 0)
-    status = source->skip(options.globalBatch, startStep);
-  if (status.isOk())
-    status = worker.start();
-  if (!status.isOk())
-    return fail(status);
+  StatusOr<std::unique_ptr<DataSource>> source = fleet.openData(options.data);
+  if (!source)
+    return fail(source.status());
+  if (startStep > 0)
+    if (Status status = (*source)->skip(options.globalBatch, startStep);
+        !status.isOk())
+      return fail(status);
+  if (fault && fault->kind == InjectedFault::Kind::NaN)
+    *source = std::make_unique<PoisonedSource>(std::move(*source), fault->step);
+  if (Status status = fleet.initWorker(); !status.isOk())
+    return failed(status);
 
   for (step = startStep + 1; step <= options.steps; ++step) {
     bool faultDue = fault && fault->step == step;
@@ -185,28 +248,18 @@ Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
       // Silent: the servers find out by their timeout, and then this thread
       // ends too.
       log.finish(index, step - 1);
-      failures.waitForAny(4 * options.timeout);
+      failures.waitForAny(4 * options_.timeout);
       return Status::error(StatusCode::Cancelled,
                            "trainer {} hung on purpose at step {}", index,
                            step);
     }
     if (faultDue && fault->kind == InjectedFault::Kind::Finish)
       break;
-    status = source->next(options.globalBatch, worker.inputs());
-    if (status.isOk() && faultDue && fault->kind == InjectedFault::Kind::NaN)
-      status = poisonInputs(worker.inputs());
-    if (status.isOk())
-      status = worker.step();
-    if (!status.isOk())
-      return fail(status);
+    StatusOr<double> loss = fleet.trainStep(**source, options.globalBatch);
+    if (!loss)
+      return failed(loss.status());
 
-    std::vector<std::optional<double>> values =
-        getScalarValues(worker.outputs());
-    if (!values.empty() && values.front() && !std::isfinite(*values.front()))
-      return fail(Status::error(StatusCode::OutOfRange,
-                                "the loss is {}; lower the learning rate or "
-                                "check the data",
-                                *values.front()));
+    const WorkerRole &worker = *fleet.worker();
     const std::vector<Tensor *> &inputs = worker.inputs();
     int64_t rows = !inputs.empty() && inputs.front()->rank() > 0
                        ? inputs.front()->dim(0)
@@ -214,52 +267,46 @@ Status InProcessJob::runTrainer(int index, const JobRunOptions &options,
     rows_[index] += rows;
     // The hook sees the step before its summary can go out.
     if (options.afterStep)
-      if (status = options.afterStep(worker); !status.isOk())
+      if (Status status = options.afterStep(worker); !status.isOk())
         return fail(status);
-    log.report(index, step, rows, values);
+    log.report(index, step, rows, getScalarValues(worker.outputs()));
     // The save runs in the thread whose report completes the step; a
     // failed one stops whichever trainer finds it.
     if (savesAfter(options, step))
-      if (status = failures.first(); !status.isOk())
+      if (Status status = failures.first(); !status.isOk())
         return fail(status);
   }
-  int64_t last = step - 1;
-  log.finish(index, last);
+  log.finish(index, step - 1);
   step = 0;
-  if (status = worker.finish(); !status.isOk())
-    return fail(status);
+  if (Status status = fleet.stopWorker(); !status.isOk())
+    return failed(status);
   return Status::ok();
 }
 
-Status InProcessJob::run(const JobRunOptions &options) {
+Status LocalJob::run(const JobRunOptions &options) {
   if (ran_)
     return Status::error(StatusCode::FailedPrecondition,
-                         "an in-process job runs once");
+                         "a local job runs once");
   ran_ = true;
-  Failures failures;
-  for (const InjectedFault &fault : options.faults) {
+  for (const InjectedFault &fault : options.faults)
     if ((fault.server ? numServers() : numTrainers()) <= fault.index)
       return Status::invalidArgument(
           "cannot inject a fault into {} {}: the job has {}",
           fault.server ? "server" : "trainer", fault.index,
           fault.server ? numServers() : numTrainers());
-    if (fault.server)
-      roles_[fault.index]->injectFault(fault.step);
-  }
-  for (std::unique_ptr<ServerRole> &role : roles_)
-    OPENKS_RETURN_IF_ERROR(role->initialize());
   int64_t startStep = 0;
   if (!options.loadDir.empty()) {
-    StatusOr<CheckpointInfo> loaded = loadCheckpoint(options.loadDir, *job_);
-    if (!loaded)
-      return loaded.status();
-    startStep = loaded->step;
+    StatusOr<CheckpointInfo> info = readCheckpointInfo(options.loadDir);
+    if (!info)
+      return info.status();
+    startStep = info->step;
     if (startStep >= options.steps)
       return Status::error(StatusCode::FailedPrecondition,
                            "the checkpoint {} is of step {}; there is no "
                            "step left to run up to step {}",
                            options.loadDir, startStep, options.steps);
   }
+  Failures failures;
   // Summaries go out in the thread whose report completes a step, before
   // that trainer sends anything of the next step: a sync server cannot
   // apply the next step until it does, so a checkpoint taken here is the
@@ -268,8 +315,7 @@ Status InProcessJob::run(const JobRunOptions &options) {
       numTrainers(),
       [&](const StepSummary &summary) {
         if (savesAfter(options, summary.step) && failures.first().isOk())
-          if (Status saved =
-                  saveCheckpoint(options.saveDir, *job_, summary.step);
+          if (Status saved = saveServers(options.saveDir, summary.step);
               !saved.isOk())
             failures.record(saved);
         if (options.onStep)
@@ -278,10 +324,12 @@ Status InProcessJob::run(const JobRunOptions &options) {
       startStep + 1);
 
   std::vector<std::thread> threads;
-  for (std::unique_ptr<ParameterServer> &server : servers_)
-    threads.emplace_back([&failures, server = server.get()] {
-      if (Status status = server->serve(); !status.isOk())
+  for (int server = 0; server < numServers(); ++server)
+    threads.emplace_back([&, server] {
+      if (Status status = runServer(server, options); !status.isOk()) {
+        cluster_->abort(status);
         failures.record(status);
+      }
     });
   for (int trainer = 0; trainer < numTrainers(); ++trainer)
     threads.emplace_back([&, trainer] {

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Loads the job, runs it in process, prints progress from the per-step
+// Runs the job in process through the Fleet API (LocalJob: one fleet per
+// role, each a thread), prints progress from the per-step
 // figures of all trainers, and ends with a summary of what each server
 // moved and how long trainers waited at barriers. With --verify, trainer 0
 // also trains the minimized program in one process on the same global
@@ -18,8 +19,9 @@
 #include "Runs.h"
 
 #include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Fleet/LocalJob.h"
 #include "openks/Runtime/Checkpoint.h"
-#include "openks/Runtime/Loader/JobBuilder.h"
+#include "openks/Runtime/Loader/PlanBuilder.h"
 #include "openks/Runtime/LocalTrainer.h"
 
 #include <algorithm>
@@ -179,16 +181,16 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
     return fail(fmt::format("--batch-size {} gives the {} trainers less than "
                             "a row each",
                             settings.batchSize, trainers));
-  PlanOptions options;
+  fleet::FleetOptions options;
   // The largest shard of a global batch.
   options.maxBatch = (settings.batchSize + trainers - 1) / trainers;
   options.runSeed = settings.seed;
-  FailureOr<JobSpec> job = buildJob(module, options);
-  if (failed(job))
-    return fail("cannot load the job");
-  if (job->worker.main.outputSlots().empty())
-    return fail("the worker's main step must fetch its loss as its first "
-                "result");
+  options.timeout = settings.timeout;
+  StatusOr<std::unique_ptr<fleet::LocalJob>> run =
+      fleet::LocalJob::create(module, options);
+  if (!run)
+    return fail(run.status().message());
+  const JobSpec &job = (*run)->job();
 
   // The steps a resumed run skips; the job checks the checkpoint in full.
   int64_t startStep = 0;
@@ -201,10 +203,10 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
 
   std::optional<Verification> verification;
   if (settings.verify) {
-    if (job->mode != SyncMode::Sync)
+    if (job.mode != SyncMode::Sync)
       return fail(fmt::format("--verify checks sync training; this job is "
                               "{}",
-                              describeMode(job->mode)));
+                              describeMode(job.mode)));
     if (settings.batchSize % trainers != 0)
       return fail(fmt::format(
           "--verify needs equal shards: --batch-size {} is not a multiple of "
@@ -228,12 +230,7 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
                          startStep);
   }
 
-  StatusOr<std::unique_ptr<InProcessJob>> run =
-      InProcessJob::create(*job, settings.timeout);
-  if (!run)
-    return fail(run.status().message());
-
-  const std::vector<std::string> &names = job->worker.main.outputNames();
+  const std::vector<std::string> &names = job.worker.main.outputNames();
   std::vector<std::string> columns(names.begin() + 1, names.end());
   if (verification)
     for (const std::string &name : verification->names())
@@ -253,19 +250,17 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   Status metricsStatus = Status::ok();
   double loss = 0;
   int64_t totalRows = 0;
-  JobRunOptions runOptions;
+  fleet::JobRunOptions runOptions;
   runOptions.steps = settings.steps;
   runOptions.globalBatch = settings.batchSize;
   runOptions.data = settings.data;
-  runOptions.timeout = settings.timeout;
   runOptions.faults = settings.faults;
   runOptions.loadDir = settings.loadDir;
   runOptions.saveDir = settings.saveDir;
   runOptions.saveEvery = settings.saveEvery;
   if (verification)
     runOptions.afterStep = [&](const WorkerRole &worker) {
-      return worker.trainer() == 0 ? verification->check(worker)
-                                   : Status::ok();
+      return worker.trainer() == 0 ? verification->check(worker) : Status::ok();
     };
   runOptions.onStep = [&](const StepSummary &summary) {
     loss = summary.means.front().value_or(NAN);
@@ -281,9 +276,8 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
         std::chrono::duration<double>(summary.completed - previous).count();
     previous = summary.completed;
     if (metrics && metricsStatus.isOk())
-      metricsStatus = metrics->writeStep(summary.step, loss,
-                                         summary.rows / std::max(seconds, 1e-9),
-                                         extra);
+      metricsStatus = metrics->writeStep(
+          summary.step, loss, summary.rows / std::max(seconds, 1e-9), extra);
   };
   Status status = (*run)->run(runOptions);
   if (!status.isOk())
@@ -298,14 +292,14 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   fmt::print("trained {} steps on {} and {} ({}) in {:.2f} s: final loss "
              "{:.6f}, {:.0f} samples/s\n",
              settings.steps - startStep, countOf(trainers, "trainer"),
-             countOf((*run)->numServers(), "server"), describeMode(job->mode),
+             countOf((*run)->numServers(), "server"), describeMode(job.mode),
              seconds, loss, totalRows / std::max(seconds, 1e-9));
   for (int index = 0; index < (*run)->numServers(); ++index) {
-    const ParameterServer &server = (*run)->server(index);
+    const ParameterServer &server = (*run)->server(index).server();
     ParameterServer::Stats stats = server.stats();
     fmt::print("  {}: received {}, sent {}{}\n", server.config().name,
                formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
-               job->mode == SyncMode::Sync
+               job.mode == SyncMode::Sync
                    ? fmt::format(", {} steps applied", stats.steps)
                    : std::string());
   }

@@ -14,7 +14,7 @@
 #define OPENKS_TOOLS_OPENKS_RUN_RUNS_H
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
-#include "openks/Runtime/InProcessJob.h"
+#include "openks/Fleet/LocalJob.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -40,7 +40,7 @@ struct RunSettings {
   /// the largest relative difference allowed (0: by element type).
   bool verify = false;
   double verifyTolerance = 0;
-  std::vector<runtime::InjectedFault> faults;
+  std::vector<fleet::InjectedFault> faults;
   /// Checkpoints: where to save (every `saveEvery` steps, 0: only after the
   /// last), and one to resume from.
   std::string saveDir;

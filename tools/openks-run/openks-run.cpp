@@ -378,7 +378,7 @@ static FailureOr<RunSettings> getRunSettings() {
   settings.saveEvery = saveEvery;
   settings.loadDir = loadDir;
   for (const std::string &text : injectFaults) {
-    StatusOr<runtime::InjectedFault> fault = runtime::parseInjectedFault(text);
+    StatusOr<fleet::InjectedFault> fault = fleet::parseInjectedFault(text);
     if (!fault) {
       fail("--inject-fault: " + fault.status().message());
       return failure();

@@ -123,7 +123,7 @@ Plan sgdUpdatePlan(const ParameterStore &store, ParameterId parameter) {
 }
 
 /// The server of `spec` (its mode, trainers and blocks) and the in-process
-/// transport to it, set up as InProcessJob sets up each server.
+/// transport to it, set up as ServerInstance sets up each server of a job.
 class BenchServer {
 public:
   static StatusOr<std::unique_ptr<BenchServer>> create(ServerSpec spec) {
@@ -447,7 +447,7 @@ void BM_MlpLocal(benchmark::State &state) {
 }
 
 /// One step of the same training by one trainer and one sync server, each
-/// a thread, as InProcessJob runs them: the next batch, forward, backward,
+/// a thread, as a LocalJob runs them: the next batch, forward, backward,
 /// push every gradient, the send barrier, the server's updates, pull every
 /// block and the fetch barrier.
 void BM_MlpSync(benchmark::State &state) {

@@ -1,14 +1,15 @@
-//===- InProcessJob.h - Every role of a job as a thread ---------*- C++ -*-===//
+//===- LocalJob.h - Every role of a job as a thread of this process -*- C++
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// Runs a loaded job in this process: one thread per server (its
-// ParameterServer over its ServerRole) and one per trainer (a WorkerRole),
-// talking through the in-process transport. Trainer t reads shard t of
-// every global batch from its own data source, runs the startup step, the
-// steps, and says it is done; servers stop once every trainer is done.
+// Runs a transpiled job in this process through the Fleet API: one thread
+// per role, each a TranspilerFleet with a LocalRoleMaker, meeting the others
+// in one InProcessCluster. A server thread calls initServer and runServer; a
+// trainer thread calls initWorker, reads shard t of every global batch with
+// trainStep, and calls stopWorker. This is what `openks-run JOB.mlir` runs.
 //
 // Failure: a trainer that fails (a kernel error, a non-finite loss, bad
 // data) fails every server with its error, so every other role stops
@@ -19,15 +20,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPENKS_RUNTIME_INPROCESSJOB_H
-#define OPENKS_RUNTIME_INPROCESSJOB_H
+#ifndef OPENKS_FLEET_LOCALJOB_H
+#define OPENKS_FLEET_LOCALJOB_H
 
-#include "openks/Runtime/InProcessTransport.h"
-#include "openks/Runtime/JobSpec.h"
-#include "openks/Runtime/ParameterServer.h"
-#include "openks/Runtime/ServerRole.h"
+#include "openks/Fleet/TranspilerFleet.h"
 #include "openks/Runtime/StepLog.h"
-#include "openks/Runtime/WorkerRole.h"
 
 #include <chrono>
 #include <functional>
@@ -35,7 +32,7 @@
 #include <string>
 #include <vector>
 
-namespace openks::runtime {
+namespace openks::fleet {
 
 /// A fault made to happen on purpose, for tests of failure handling.
 struct InjectedFault {
@@ -72,17 +69,15 @@ struct JobRunOptions {
   int64_t globalBatch = 1;
   /// The data source spec (see DataSource.h).
   std::string data;
-  /// How long any role waits for another before it fails naming it.
-  std::chrono::milliseconds timeout{60000};
   std::vector<InjectedFault> faults;
   /// Called in a trainer's thread after each of its steps, before the step
   /// is reported to onStep; an error fails that trainer.
-  std::function<Status(const WorkerRole &)> afterStep;
+  std::function<Status(const runtime::WorkerRole &)> afterStep;
   /// Called, one at a time and in step order, with the figures of each step
   /// once every trainer running it has run it.
-  std::function<void(const StepSummary &)> onStep;
-  /// A checkpoint (Checkpoint.h) to start from: the servers load it, in
-  /// whatever layout they have, after initialising; the run goes on from
+  std::function<void(const runtime::StepSummary &)> onStep;
+  /// A checkpoint (Checkpoint.h) to start from: each server loads it, in
+  /// whatever layout the job has, in its initServer; the run goes on from
   /// the step after the checkpoint's, with the data sources past the global
   /// batches trained on, so that sync training continues exactly as it
   /// would have without the stop.
@@ -97,12 +92,13 @@ struct JobRunOptions {
 };
 
 /// A job whose roles are threads of this process.
-class InProcessJob {
+class LocalJob {
 public:
-  /// Makes the roles of `job`, which must outlive the InProcessJob; fails
-  /// when memory cannot be had.
-  static StatusOr<std::unique_ptr<InProcessJob>>
-  create(JobSpec &job, std::chrono::milliseconds timeout);
+  /// Makes the roles of the transpiled `module`, each a fleet that has
+  /// loaded it; `module` must outlive the LocalJob. `options.maxBatch` must
+  /// hold the largest shard of a global batch.
+  static StatusOr<std::unique_ptr<LocalJob>> create(mlir::ModuleOp module,
+                                                    FleetOptions options);
 
   /// Runs every role to its end and returns the first failure, or success.
   /// Runs once.
@@ -110,34 +106,42 @@ public:
 
   int numServers() const { return static_cast<int>(servers_.size()); }
   int numTrainers() const { return static_cast<int>(trainers_.size()); }
-  /// Returns a server's program and its protocol's figures.
-  const ServerRole &serverRole(int index) const { return *roles_[index]; }
-  const ParameterServer &server(int index) const { return *servers_[index]; }
-  /// Returns a trainer.
-  const WorkerRole &trainer(int index) const { return *trainers_[index]; }
+  /// Returns a server's role and protocol (after run).
+  const runtime::ServerInstance &server(int index) const {
+    return *servers_[index]->server();
+  }
+  /// Returns a trainer's role (after run).
+  const runtime::WorkerRole &trainer(int index) const {
+    return *trainers_[index]->worker();
+  }
+  /// Returns the loaded job every role runs.
+  const runtime::JobSpec &job() const { return *trainers_.front()->job(); }
   /// Returns the rows each trainer has taken.
   int64_t rows(int trainer) const { return rows_[trainer]; }
 
 private:
-  InProcessJob() = default;
+  LocalJob() = default;
 
   class Failures;
+  /// The life of server `index`: initServer, then runServer.
+  Status runServer(int index, const JobRunOptions &options);
   /// The life of trainer `index` under `options`, from the step after
   /// `startStep`.
   Status runTrainer(int index, const JobRunOptions &options, int64_t startStep,
-                    Failures &failures, StepLog &log);
+                    Failures &failures, runtime::StepLog &log);
   /// Returns whether `options` save a checkpoint after `step`.
   static bool savesAfter(const JobRunOptions &options, int64_t step);
+  /// Saves the servers' stores as the checkpoint of `step` in `dir`.
+  Status saveServers(const std::string &dir, int64_t step) const;
 
-  std::vector<std::unique_ptr<ServerRole>> roles_;
-  std::vector<std::unique_ptr<ParameterServer>> servers_;
-  std::unique_ptr<InProcessTransport> transport_;
-  std::vector<std::unique_ptr<WorkerRole>> trainers_;
-  JobSpec *job_ = nullptr;
+  FleetOptions options_;
+  std::shared_ptr<runtime::InProcessCluster> cluster_;
+  std::vector<std::unique_ptr<TranspilerFleet>> servers_;
+  std::vector<std::unique_ptr<TranspilerFleet>> trainers_;
   std::vector<int64_t> rows_;
   bool ran_ = false;
 };
 
-} // namespace openks::runtime
+} // namespace openks::fleet
 
-#endif // OPENKS_RUNTIME_INPROCESSJOB_H
+#endif // OPENKS_FLEET_LOCALJOB_H

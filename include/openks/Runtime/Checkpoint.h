@@ -31,7 +31,7 @@
 //
 // Stores are read and written under their parameters' locks (see
 // ParameterStore.h), so saving may run while servers serve; a sync job's
-// checkpoint is exact when taken between steps (InProcessJob does).
+// checkpoint is exact when taken between steps (LocalJob does).
 //
 //===----------------------------------------------------------------------===//
 

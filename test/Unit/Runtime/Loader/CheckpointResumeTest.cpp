@@ -25,6 +25,7 @@
 
 using namespace mlir;
 using namespace openks;
+using namespace openks::fleet;
 using namespace openks::runtime;
 using namespace openks::testing;
 namespace fs = std::filesystem;
@@ -81,25 +82,23 @@ protected:
 
   /// Loads the job of `program` on `servers` servers, 2 trainers, sliced
   /// with `minBlockSize` (0: not sliced).
-  std::optional<JobSpec> makeJob(ModuleOp program, int servers,
-                                 int64_t minBlockSize) {
+  OwningOpRef<ModuleOp> makeJob(ModuleOp program, int servers,
+                                int64_t minBlockSize) {
     TranspileOptions transpile;
     transpile.pservers = loopbackEndpoints(servers);
     transpile.trainers = 2;
     transpile.sliceVarUp = minBlockSize != 0;
     transpile.minBlockSize = std::max<int64_t>(minBlockSize, 1);
-    OwningOpRef<ModuleOp> job = transpiled(program, transpile);
-    return loadJob(*job, kBatch);
+    return transpiled(program, transpile);
   }
 
   /// Runs `job` to `steps` with `options`; returns each step's mean loss,
   /// and trainer 0's parameters in `parameters`.
   std::map<int64_t, double>
-  run(JobSpec &job, JobRunOptions options,
+  run(ModuleOp job, JobRunOptions options,
       std::map<std::string, std::string> &parameters) {
     options.globalBatch = kBatch;
     options.data = kOddShapesData;
-    options.timeout = kTimeout;
     std::map<int64_t, double> losses;
     auto onStep = options.onStep;
     options.onStep = [&](const StepSummary &summary) {
@@ -107,8 +106,11 @@ protected:
       if (onStep)
         onStep(summary);
     };
-    StatusOr<std::unique_ptr<InProcessJob>> process =
-        InProcessJob::create(job, kTimeout);
+    fleet::FleetOptions fleetOptions;
+    fleetOptions.timeout = kTimeout;
+    fleetOptions.maxBatch = kBatch;
+    StatusOr<std::unique_ptr<fleet::LocalJob>> process =
+        fleet::LocalJob::create(job, fleetOptions);
     EXPECT_TRUE(process.isOk()) << process.status().message();
     if (!process)
       return losses;
@@ -133,7 +135,7 @@ TEST_P(CheckpointResumeTest, ResumesBitIdenticallyInAnotherLayout) {
   // checkpoint is copied away when step 4 is reported.
   std::string periodic = (scratch_ / "periodic").string();
   fs::path atStep3 = scratch_ / "step3";
-  std::optional<JobSpec> whole = makeJob(*program, 2, 1);
+  OwningOpRef<ModuleOp> whole = makeJob(*program, 2, 1);
   ASSERT_TRUE(whole);
   JobRunOptions options;
   options.steps = 6;
@@ -159,7 +161,7 @@ TEST_P(CheckpointResumeTest, ResumesBitIdenticallyInAnotherLayout) {
   for (auto [servers, minBlockSize] :
        {std::pair<int, int64_t>{3, 4}, std::pair<int, int64_t>{1, 0}}) {
     SCOPED_TRACE(fmt::format("{} servers", servers));
-    std::optional<JobSpec> resumed = makeJob(*program, servers, minBlockSize);
+    OwningOpRef<ModuleOp> resumed = makeJob(*program, servers, minBlockSize);
     ASSERT_TRUE(resumed);
     std::string finalDir =
         (scratch_ / fmt::format("resumed{}", servers)).string();

@@ -17,6 +17,7 @@
 
 using namespace mlir;
 using namespace openks;
+using namespace openks::fleet;
 using namespace openks::runtime;
 using namespace openks::testing;
 
@@ -25,29 +26,31 @@ namespace {
 class JobFailureTest : public JobTest {
 protected:
   /// Compiles the odd-shapes program for 2 trainers and 2 servers in `mode`.
-  std::optional<JobSpec> compile(ps::Mode mode) {
+  OwningOpRef<ModuleOp> compile(ps::Mode mode) {
     MinimizeOptions minimize;
     minimize.learningRate = 0.3;
     OwningOpRef<ModuleOp> program =
         minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
     if (!program)
-      return std::nullopt;
+      return nullptr;
     TranspileOptions transpile;
     transpile.pservers = loopbackEndpoints(2);
     transpile.trainers = 2;
     transpile.mode = mode;
     transpile.minBlockSize = 1;
     transpile.geoPushSteps = 2;
-    OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
-    return loadJob(*job, kBatch);
+    return transpiled(*program, transpile);
   }
 
   /// Runs `job` for 6 steps with `faults`; returns the run's status and
   /// leaves the job in `run`.
-  Status runWith(JobSpec &job, std::vector<InjectedFault> faults,
+  Status runWith(ModuleOp job, std::vector<InjectedFault> faults,
                  std::chrono::milliseconds timeout) {
-    StatusOr<std::unique_ptr<InProcessJob>> created =
-        InProcessJob::create(job, timeout);
+    fleet::FleetOptions fleetOptions;
+    fleetOptions.timeout = timeout;
+    fleetOptions.maxBatch = kBatch;
+    StatusOr<std::unique_ptr<LocalJob>> created =
+        LocalJob::create(job, fleetOptions);
     if (!created)
       return created.status();
     run = std::move(*created);
@@ -55,7 +58,6 @@ protected:
     options.steps = 6;
     options.globalBatch = kBatch;
     options.data = kOddShapesData;
-    options.timeout = timeout;
     options.faults = std::move(faults);
     auto start = std::chrono::steady_clock::now();
     Status status = run->run(options);
@@ -66,7 +68,7 @@ protected:
   static constexpr int64_t kBatch = 8;
   /// Far longer than a reported failure takes to stop a run.
   static constexpr std::chrono::milliseconds kLongTimeout{30000};
-  std::unique_ptr<InProcessJob> run;
+  std::unique_ptr<LocalJob> run;
   std::chrono::steady_clock::duration elapsed{};
 };
 
@@ -80,9 +82,9 @@ void expectErrorNaming(const Status &status,
 }
 
 TEST_F(JobFailureTest, AFailingTrainerStopsEveryRoleAndIsNamed) {
-  for (ps::Mode mode : {ps::Mode::Sync, ps::Mode::Async, ps::Mode::HalfAsync,
-                        ps::Mode::Geo}) {
-    std::optional<JobSpec> job = compile(mode);
+  for (ps::Mode mode :
+       {ps::Mode::Sync, ps::Mode::Async, ps::Mode::HalfAsync, ps::Mode::Geo}) {
+    OwningOpRef<ModuleOp> job = compile(mode);
     ASSERT_TRUE(job);
     InjectedFault fault;
     fault.index = 1;
@@ -96,7 +98,7 @@ TEST_F(JobFailureTest, AFailingTrainerStopsEveryRoleAndIsNamed) {
 }
 
 TEST_F(JobFailureTest, ANonFiniteLossFailsItsTrainer) {
-  std::optional<JobSpec> job = compile(ps::Mode::Sync);
+  OwningOpRef<ModuleOp> job = compile(ps::Mode::Sync);
   ASSERT_TRUE(job);
   InjectedFault fault;
   fault.kind = InjectedFault::Kind::NaN;
@@ -109,7 +111,7 @@ TEST_F(JobFailureTest, ANonFiniteLossFailsItsTrainer) {
 
 TEST_F(JobFailureTest, AHungTrainerIsFoundByTheTimeout) {
   for (ps::Mode mode : {ps::Mode::Sync, ps::Mode::Async}) {
-    std::optional<JobSpec> job = compile(mode);
+    OwningOpRef<ModuleOp> job = compile(mode);
     ASSERT_TRUE(job);
     InjectedFault fault;
     fault.kind = InjectedFault::Kind::Hang;
@@ -117,14 +119,13 @@ TEST_F(JobFailureTest, AHungTrainerIsFoundByTheTimeout) {
     fault.step = 2;
     Status status = runWith(*job, {fault}, std::chrono::milliseconds(300));
     expectErrorNaming(status, {"trainer 1 "});
-    EXPECT_EQ(status.code(), StatusCode::DeadlineExceeded)
-        << status.message();
+    EXPECT_EQ(status.code(), StatusCode::DeadlineExceeded) << status.message();
   }
 }
 
 TEST_F(JobFailureTest, ATrainerThatStopsEarlyLetsTheOthersFinish) {
   for (ps::Mode mode : {ps::Mode::Sync, ps::Mode::HalfAsync, ps::Mode::Geo}) {
-    std::optional<JobSpec> job = compile(mode);
+    OwningOpRef<ModuleOp> job = compile(mode);
     ASSERT_TRUE(job);
     InjectedFault fault;
     fault.kind = InjectedFault::Kind::Finish;
@@ -138,12 +139,12 @@ TEST_F(JobFailureTest, ATrainerThatStopsEarlyLetsTheOthersFinish) {
     if (mode != ps::Mode::Sync)
       continue;
     for (int server = 0; server < run->numServers(); ++server)
-      EXPECT_EQ(run->server(server).stats().steps, 6);
+      EXPECT_EQ(run->server(server).server().stats().steps, 6);
   }
 }
 
 TEST_F(JobFailureTest, AFailingServerUpdateStopsTheJobAndIsNamed) {
-  std::optional<JobSpec> job = compile(ps::Mode::Sync);
+  OwningOpRef<ModuleOp> job = compile(ps::Mode::Sync);
   ASSERT_TRUE(job);
   InjectedFault fault;
   fault.server = true;
@@ -155,7 +156,7 @@ TEST_F(JobFailureTest, AFailingServerUpdateStopsTheJobAndIsNamed) {
 }
 
 TEST_F(JobFailureTest, AFaultForARoleTheJobLacksIsRefused) {
-  std::optional<JobSpec> job = compile(ps::Mode::Sync);
+  OwningOpRef<ModuleOp> job = compile(ps::Mode::Sync);
   ASSERT_TRUE(job);
   InjectedFault fault;
   fault.index = 5;

@@ -14,12 +14,12 @@
 #define OPENKS_TEST_UNIT_RUNTIME_LOADER_JOBTESTING_H
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/Fleet/LocalJob.h"
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
-#include "openks/Runtime/InProcessJob.h"
-#include "openks/Runtime/LocalTrainer.h"
 #include "openks/Runtime/Loader/JobBuilder.h"
+#include "openks/Runtime/LocalTrainer.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -152,17 +152,20 @@ protected:
   mlir::MLIRContext context;
 };
 
-/// Trains `job` in process for `steps` steps of `batch` rows and checks,
-/// after each step, that trainer 0's parameters are within `tolerance`
-/// (relative) of those `reference` reaches on the same global batches, and
-/// that every trainer took its share of every batch. Returns the finished
-/// run, or null when it failed.
-inline std::unique_ptr<runtime::InProcessJob>
-expectStepsMatch(runtime::JobSpec &job, runtime::LocalTrainer &reference,
+/// Trains the transpiled `job` in process for `steps` steps of `batch`
+/// rows and checks, after each step, that trainer 0's parameters are within
+/// `tolerance` (relative) of those `reference` reaches on the same global
+/// batches, and that every trainer took its share of every batch. Returns
+/// the finished run, or null when it failed.
+inline std::unique_ptr<fleet::LocalJob>
+expectStepsMatch(mlir::ModuleOp job, runtime::LocalTrainer &reference,
                  int64_t steps, int64_t batch, const std::string &data,
                  double tolerance, std::chrono::milliseconds timeout) {
-  StatusOr<std::unique_ptr<runtime::InProcessJob>> run =
-      runtime::InProcessJob::create(job, timeout);
+  fleet::FleetOptions fleetOptions;
+  fleetOptions.timeout = timeout;
+  fleetOptions.maxBatch = batch;
+  StatusOr<std::unique_ptr<fleet::LocalJob>> run =
+      fleet::LocalJob::create(job, fleetOptions);
   EXPECT_TRUE(run.isOk()) << run.status().message();
   Status started = reference.start();
   EXPECT_TRUE(started.isOk()) << started.message();
@@ -172,11 +175,10 @@ expectStepsMatch(runtime::JobSpec &job, runtime::LocalTrainer &reference,
   int64_t checked = 0;
   double worst = 0;
   std::string worstName;
-  runtime::JobRunOptions options;
+  fleet::JobRunOptions options;
   options.steps = steps;
   options.globalBatch = batch;
   options.data = data;
-  options.timeout = timeout;
   options.afterStep = [&](const runtime::WorkerRole &worker) -> Status {
     if (worker.trainer() != 0)
       return Status::ok();
@@ -189,8 +191,8 @@ expectStepsMatch(runtime::JobSpec &job, runtime::LocalTrainer &reference,
     for (const runtime::ParameterDifference &difference : *differences)
       if (difference.relative >= worst) {
         worst = difference.relative;
-        worstName = fmt::format("{} at step {}", difference.name,
-                                worker.steps());
+        worstName =
+            fmt::format("{} at step {}", difference.name, worker.steps());
       }
     ++checked;
     return Status::ok();
@@ -202,7 +204,7 @@ expectStepsMatch(runtime::JobSpec &job, runtime::LocalTrainer &reference,
   EXPECT_EQ(checked, steps);
   EXPECT_LE(worst, tolerance) << "worst: " << worstName;
   for (int trainer = 0; trainer < (*run)->numTrainers(); ++trainer)
-    EXPECT_EQ((*run)->rows(trainer), steps * batch / job.trainers);
+    EXPECT_EQ((*run)->rows(trainer), steps * batch / (*run)->numTrainers());
   return std::move(*run);
 }
 

@@ -28,15 +28,15 @@ constexpr std::chrono::milliseconds kTimeout{20000};
 
 /// Trains `job` in process and checks that every step equals single-process
 /// training within `tolerance`, and that every server applied every step.
-void expectEqualsLocal(JobSpec &job, LocalTrainer &reference, int64_t steps,
+void expectEqualsLocal(ModuleOp job, LocalTrainer &reference, int64_t steps,
                        int64_t batch, const std::string &data,
                        double tolerance) {
-  std::unique_ptr<InProcessJob> run =
+  std::unique_ptr<fleet::LocalJob> run =
       expectStepsMatch(job, reference, steps, batch, data, tolerance, kTimeout);
   if (!run)
     return;
   for (int server = 0; server < run->numServers(); ++server)
-    EXPECT_EQ(run->server(server).stats().steps, steps);
+    EXPECT_EQ(run->server(server).server().stats().steps, steps);
 }
 
 /// How the job is laid out.
@@ -77,12 +77,10 @@ TEST_P(SyncLayoutTest, EveryStepEqualsLocalTraining) {
   transpile.splitMethod = layout.splitMethod;
   OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
   const int64_t batch = 8;
-  std::optional<JobSpec> spec = loadJob(*job, batch);
-  ASSERT_TRUE(spec);
   std::unique_ptr<LocalTrainer> reference =
       localTrainer(*program, batch, kOddShapesData);
   ASSERT_TRUE(reference);
-  expectEqualsLocal(*spec, *reference, /*steps=*/4, batch, kOddShapesData,
+  expectEqualsLocal(*job, *reference, /*steps=*/4, batch, kOddShapesData,
                     1e-5);
 }
 
@@ -197,12 +195,10 @@ protected:
     transpile.splitMethod = layout.splitMethod;
     OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
     const int64_t batch = 12;
-    std::optional<JobSpec> spec = loadJob(*job, batch);
-    ASSERT_TRUE(spec);
     std::unique_ptr<LocalTrainer> reference =
         localTrainer(*program, batch, kOddShapesData);
     ASSERT_TRUE(reference);
-    expectEqualsLocal(*spec, *reference, /*steps=*/6, batch, kOddShapesData,
+    expectEqualsLocal(*job, *reference, /*steps=*/6, batch, kOddShapesData,
                       floatType == "f64" ? 1e-12 : 1e-5);
   }
 };

@@ -1,0 +1,120 @@
+//===- FleetCheckpoints.cpp - What a TranspilerFleet saves and loads ------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Checkpoints (Checkpoint.h) gathered from every server of the job, loaded
+// by a server in whatever layout it has, and the inference model: the
+// forward program, as MLIR and as Paddle's `__model__`, with the trained
+// parameters in Paddle's tensor files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Fleet/TranspilerFleet.h"
+
+#include "openks/Dialect/Paddle/IR/PaddleDialect.h"
+#include "openks/Dialect/Paddle/IR/PaddleOps.h"
+#include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/InitAllDialects.h"
+#include "openks/Interop/Paddle.h"
+#include "openks/Runtime/Checkpoint.h"
+#include "openks/Support/DurableFile.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::fleet;
+using namespace openks::runtime;
+
+StatusOr<std::vector<const ParameterStore *>>
+TranspilerFleet::gatherServerStores(const char *call) const {
+  OPENKS_RETURN_IF_ERROR(requireRole(call, /*server=*/false));
+  if (!worker_)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "Fleet::{} needs Fleet::initWorker first", call);
+  if (stopped_)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "Fleet::{} must come before Fleet::stopWorker: the "
+                         "servers may be gone after it",
+                         call);
+  std::vector<const ParameterStore *> stores;
+  for (const ServerSpec &server : job_->servers) {
+    StatusOr<std::shared_ptr<ServerInstance>> instance =
+        cluster_->find(server.endpoint);
+    if (!instance)
+      return instance.status();
+    stores.push_back(&(*instance)->role().store());
+  }
+  return stores;
+}
+
+Status TranspilerFleet::saveCheckpoint(const std::string &dir) {
+  StatusOr<std::vector<const ParameterStore *>> stores =
+      gatherServerStores("saveCheckpoint");
+  if (!stores)
+    return stores.status();
+  return runtime::saveCheckpoint(dir, *stores, checkpointModeName(job_->mode),
+                                 worker_->steps());
+}
+
+Status TranspilerFleet::loadServerCheckpoint(const std::string &modelDir) {
+  StatusOr<CheckpointInfo> loaded =
+      loadCheckpoint(modelDir, {&job_->servers[serverIndex()].store});
+  if (!loaded)
+    return loaded.status().withContext(describeRole());
+  return Status::ok();
+}
+
+Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
+  StatusOr<std::vector<const ParameterStore *>> stores =
+      gatherServerStores("saveInferenceModel");
+  if (!stores)
+    return stores.status();
+  if (forward_.empty())
+    return Status::error(StatusCode::FailedPrecondition,
+                         "Fleet::saveInferenceModel needs the forward program: "
+                         "this fleet loaded a job transpiled ahead of time "
+                         "(loadJob), not one it minimized");
+
+  // The parameters first: saveCheckpoint makes the directory whole or not
+  // at all, and the programs go in beside them.
+  OPENKS_RETURN_IF_ERROR(runtime::saveCheckpoint(
+      dir, *stores, checkpointModeName(job_->mode), worker_->steps()));
+  OPENKS_RETURN_IF_ERROR(
+      writeFileAtomically(dir + "/__model__.mlir", forward_));
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registry.insert<paddle::PaddleDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    llvm::raw_string_ostream(diagnostics) << "\n  " << diagnostic;
+    return success();
+  });
+  OwningOpRef<ModuleOp> forward =
+      parseSourceString<ModuleOp>(forward_, &context);
+  train::ProgramOp program;
+  if (forward)
+    for (auto candidate : forward->getOps<train::ProgramOp>())
+      program = candidate;
+  OwningOpRef<ModuleOp> converted =
+      program ? convertTrainToPaddle(program, TrainProgramPart::Main) : nullptr;
+  std::string model;
+  llvm::raw_string_ostream os(model);
+  paddle::ProgramOp paddleProgram;
+  if (converted)
+    for (auto candidate : converted->getOps<paddle::ProgramOp>())
+      paddleProgram = candidate;
+  if (!paddleProgram || failed(exportPaddleProgram(paddleProgram, os)))
+    return Status::invalidArgument(
+        "cannot write {}/__model__, the forward program as a Paddle "
+        "ProgramDesc:{}",
+        dir, diagnostics);
+  return writeFileAtomically(dir + "/__model__", model);
+}

@@ -1,0 +1,143 @@
+//===- InProcessCluster.cpp - Roles of one job meeting in a process -------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/InProcessCluster.h"
+
+#include "openks/Runtime/InProcessTransport.h"
+
+#include <fmt/format.h>
+
+using namespace openks;
+using namespace openks::runtime;
+
+StatusOr<std::shared_ptr<ServerInstance>>
+ServerInstance::create(std::shared_ptr<JobSpec> job, int index,
+                       std::chrono::milliseconds timeout) {
+  if (index < 0 || index >= static_cast<int>(job->servers.size()))
+    return Status::invalidArgument("there is no server {} (the job has {})",
+                                   index, job->servers.size());
+  std::shared_ptr<ServerInstance> instance(new ServerInstance());
+  ServerSpec &spec = job->servers[index];
+  StatusOr<std::unique_ptr<ServerRole>> role = ServerRole::create(spec);
+  if (!role)
+    return role.status();
+  ServerConfig config{fmt::format("{} ({})", spec.name, spec.endpoint),
+                      spec.mode, spec.trainers, timeout};
+  instance->server_ =
+      std::make_unique<ParameterServer>(std::move(config), **role);
+  instance->role_ = std::move(*role);
+  instance->job_ = std::move(job);
+  return instance;
+}
+
+namespace {
+/// An in-process transport that keeps the servers it talks to alive.
+class ClusterTransport : public InProcessTransport {
+public:
+  ClusterTransport(std::vector<ParameterServer *> servers,
+                   std::vector<std::shared_ptr<ServerInstance>> owners)
+      : InProcessTransport(std::move(servers)), owners_(std::move(owners)) {}
+
+private:
+  std::vector<std::shared_ptr<ServerInstance>> owners_;
+};
+} // namespace
+
+Status InProcessCluster::publish(std::shared_ptr<ServerInstance> server) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!failure_.isOk())
+    return failure_;
+  const std::string &endpoint = server->endpoint();
+  if (servers_.count(endpoint))
+    return Status::error(StatusCode::FailedPrecondition,
+                         "another server is already published at {}", endpoint);
+  servers_.emplace(endpoint, std::move(server));
+  changed_.notify_all();
+  return Status::ok();
+}
+
+StatusOr<std::unique_ptr<Transport>>
+InProcessCluster::connect(const std::vector<std::string> &endpoints,
+                          Deadline deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto missing = [&] {
+    std::vector<std::string> absent;
+    for (const std::string &endpoint : endpoints)
+      if (!servers_.count(endpoint))
+        absent.push_back(endpoint);
+    return absent;
+  };
+  changed_.wait_until(lock, deadline.when(),
+                      [&] { return !failure_.isOk() || missing().empty(); });
+  if (!failure_.isOk())
+    return failure_;
+  if (std::vector<std::string> absent = missing(); !absent.empty())
+    return Status::error(StatusCode::DeadlineExceeded,
+                         "no server came at {} within {} ms",
+                         fmt::join(absent, ", "), deadline.timeout().count());
+  std::vector<ParameterServer *> servers;
+  std::vector<std::shared_ptr<ServerInstance>> owners;
+  for (const std::string &endpoint : endpoints) {
+    owners.push_back(servers_.at(endpoint));
+    servers.push_back(&owners.back()->server());
+  }
+  return std::unique_ptr<Transport>(
+      new ClusterTransport(std::move(servers), std::move(owners)));
+}
+
+StatusOr<std::shared_ptr<ServerInstance>>
+InProcessCluster::find(const std::string &endpoint) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = servers_.find(endpoint);
+  if (it == servers_.end())
+    return Status::notFound("no server is published at {}", endpoint);
+  return it->second;
+}
+
+Status InProcessCluster::workerBarrier(int worker, int workers,
+                                       Deadline deadline) {
+  if (worker < 0 || worker >= workers)
+    return Status::invalidArgument("there is no worker {} of {}", worker,
+                                   workers);
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!failure_.isOk())
+    return failure_;
+  if (!arrived_.insert(worker).second)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "worker {} is already waiting at the worker barrier",
+                         worker);
+  if (static_cast<int>(arrived_.size()) == workers) {
+    arrived_.clear();
+    ++generation_;
+    changed_.notify_all();
+    return Status::ok();
+  }
+  int64_t generation = generation_;
+  changed_.wait_until(lock, deadline.when(), [&] {
+    return generation_ != generation || !failure_.isOk();
+  });
+  if (generation_ != generation)
+    return Status::ok();
+  arrived_.erase(worker);
+  if (!failure_.isOk())
+    return failure_;
+  std::vector<int> absent;
+  for (int other = 0; other < workers; ++other)
+    if (!arrived_.count(other) && other != worker)
+      absent.push_back(other);
+  return Status::error(StatusCode::DeadlineExceeded,
+                       "worker {} waited {} ms at the worker barrier for "
+                       "worker{} {}",
+                       worker, deadline.timeout().count(),
+                       absent.size() == 1 ? "" : "s", fmt::join(absent, ", "));
+}
+
+void InProcessCluster::abort(const Status &status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (failure_.isOk())
+    failure_ = status;
+  changed_.notify_all();
+}

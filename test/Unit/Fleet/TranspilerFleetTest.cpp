@@ -1,0 +1,270 @@
+//===- TranspilerFleetTest.cpp - The Fleet API, role by role --------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every role of a job calls the Fleet API from its own thread with its own
+// MLIR context, as separate processes would: init, minimize, then
+// initServer/runServer or initWorker/trainStep/stopWorker. Sync training
+// through the API must equal single-process training, calls out of order
+// must name the call that comes first, and a server that never comes must
+// fail the workers within the timeout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime/Loader/JobTesting.h"
+
+#include "openks/Fleet/LocalRoleMaker.h"
+#include "openks/Fleet/TranspilerFleet.h"
+
+#include <thread>
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::fleet;
+using namespace openks::runtime;
+using namespace openks::testing;
+
+namespace {
+
+constexpr std::chrono::milliseconds kTimeout{20000};
+constexpr int64_t kBatch = 8;
+
+/// The optimizer every test minimizes with.
+void configureOptimizer(MinimizeOptions &options) {
+  options.optimizer = OptimizerKind::Momentum;
+  options.learningRate = 0.3;
+}
+
+/// One role's program: its own context and module, as its own process
+/// would have.
+class RoleProgram {
+public:
+  RoleProgram() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    module = parseSourceString<ModuleOp>(fmt::format(kOddShapesProgram, "f32"),
+                                         &context);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// Makes `fleet` the role `role` `index` of a job of `servers` servers and
+/// `workers` workers, and minimizes its program with a sync strategy.
+Status setUpRole(TranspilerFleet &fleet, RoleProgram &program, Role role,
+                 int index, int servers, int workers) {
+  OPENKS_RETURN_IF_ERROR(fleet.init(std::make_shared<LocalRoleMaker>(
+      role, index, loopbackEndpoints(servers), workers)));
+  MinimizeOptions optimizer;
+  configureOptimizer(optimizer);
+  DistributedStrategy strategy = StrategyFactory::createSyncStrategy();
+  DistributeTranspilerConfig config = strategy.programConfig();
+  config.minBlockSize = 1;
+  strategy.setProgramConfig(config);
+  StatusOr<std::unique_ptr<DistributedOptimizer>> distributed =
+      fleet.distributedOptimizer(optimizer, strategy);
+  if (!distributed)
+    return distributed.status();
+  return (*distributed)->minimize(*program.module);
+}
+
+class TranspilerFleetTest : public JobTest {
+protected:
+  TranspilerFleetTest() : cluster(std::make_shared<InProcessCluster>()) {}
+
+  FleetOptions options(std::chrono::milliseconds timeout = kTimeout) const {
+    FleetOptions fleetOptions;
+    fleetOptions.timeout = timeout;
+    fleetOptions.maxBatch = kBatch;
+    return fleetOptions;
+  }
+
+  std::shared_ptr<InProcessCluster> cluster;
+};
+
+/// Expects `status` to be FailedPrecondition naming `call`.
+void expectOutOfOrder(const Status &status, const char *call) {
+  EXPECT_EQ(status.code(), StatusCode::FailedPrecondition) << status.message();
+  EXPECT_NE(status.message().find(call), std::string::npos)
+      << "no '" << call << "' in: " << status.message();
+}
+
+TEST_F(TranspilerFleetTest, SyncTrainingThroughTheApiEqualsLocalTraining) {
+  const int servers = 2, workers = 2, steps = 5;
+  std::vector<Status> results(servers + workers, Status::ok());
+  // Each role's program outlives its fleet.
+  std::vector<RoleProgram> programs(servers + workers);
+  std::vector<std::unique_ptr<TranspilerFleet>> fleets;
+  for (int role = 0; role < servers + workers; ++role)
+    fleets.push_back(std::make_unique<TranspilerFleet>(cluster, options()));
+  // Worker 0 checks each step against single-process training.
+  MinimizeOptions minimize;
+  configureOptimizer(minimize);
+  OwningOpRef<ModuleOp> minimizedProgram =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(minimizedProgram);
+  std::unique_ptr<LocalTrainer> reference =
+      localTrainer(*minimizedProgram, kBatch, kOddShapesData);
+  ASSERT_TRUE(reference);
+  ASSERT_TRUE(reference->start().isOk());
+  int checked = 0;
+  double worst = 0;
+
+  std::vector<std::thread> threads;
+  for (int index = 0; index < servers; ++index)
+    threads.emplace_back([&, index] {
+      RoleProgram &program = programs[index];
+      TranspilerFleet &fleet = *fleets[index];
+      Status status =
+          setUpRole(fleet, program, Role::Server, index, servers, workers);
+      if (status.isOk())
+        status = fleet.initServer();
+      if (status.isOk())
+        status = fleet.runServer();
+      results[index] = status;
+    });
+  for (int index = 0; index < workers; ++index)
+    threads.emplace_back([&, index] {
+      RoleProgram &program = programs[servers + index];
+      TranspilerFleet &fleet = *fleets[servers + index];
+      auto run = [&]() -> Status {
+        OPENKS_RETURN_IF_ERROR(
+            setUpRole(fleet, program, Role::Worker, index, servers, workers));
+        StatusOr<std::unique_ptr<DataSource>> data =
+            fleet.openData(kOddShapesData);
+        if (!data)
+          return data.status();
+        OPENKS_RETURN_IF_ERROR(fleet.initWorker());
+        for (int step = 0; step < steps; ++step) {
+          StatusOr<double> loss = fleet.trainStep(**data, kBatch);
+          if (!loss)
+            return loss.status();
+          if (!fleet.isFirstWorker())
+            continue;
+          OPENKS_RETURN_IF_ERROR(reference->step(kBatch));
+          StatusOr<std::vector<ParameterDifference>> differences =
+              compareParameters(fleet.worker()->store(), reference->store());
+          if (!differences)
+            return differences.status();
+          for (const ParameterDifference &difference : *differences)
+            worst = std::max(worst, difference.relative);
+          checked += !differences->empty();
+        }
+        return fleet.stopWorker();
+      };
+      results[servers + index] = run();
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const Status &status : results)
+    ASSERT_TRUE(status.isOk()) << status.message();
+
+  EXPECT_EQ(checked, steps);
+  EXPECT_LE(worst, 1e-5);
+  for (int index = 0; index < servers; ++index)
+    EXPECT_EQ(fleets[index]->server()->server().stats().steps, steps);
+}
+
+TEST_F(TranspilerFleetTest, CallsOutOfOrderNameTheCallThatComesFirst) {
+  RoleProgram program;
+  TranspilerFleet worker(cluster, options());
+  MinimizeOptions optimizer;
+  configureOptimizer(optimizer);
+  expectOutOfOrder(worker
+                       .distributedOptimizer(
+                           optimizer, StrategyFactory::createSyncStrategy())
+                       .status(),
+                   "Fleet::init");
+  expectOutOfOrder(worker.initWorker(), "Fleet::init");
+  ASSERT_TRUE(worker
+                  .init(std::make_shared<LocalRoleMaker>(
+                      Role::Worker, 0, loopbackEndpoints(1), 1))
+                  .isOk());
+  expectOutOfOrder(worker.init(std::make_shared<LocalRoleMaker>(
+                       Role::Worker, 0, loopbackEndpoints(1), 1)),
+                   "Fleet::init runs once");
+  expectOutOfOrder(worker.initWorker(), "minimize");
+  expectOutOfOrder(worker.initServer(), "initServer is a server call");
+  expectOutOfOrder(worker.runServer(), "runServer is a server call");
+  expectOutOfOrder(worker.stopWorker(), "Fleet::initWorker first");
+  EXPECT_EQ(worker.mainProgram(), nullptr);
+
+  TranspilerFleet server(cluster, options());
+  ASSERT_TRUE(setUpRole(server, program, Role::Server, 0, 1, 1).isOk());
+  expectOutOfOrder(server.runServer(), "Fleet::initServer first");
+  expectOutOfOrder(server.initWorker(), "initWorker is a worker call");
+  ASSERT_TRUE(server.initServer().isOk());
+  expectOutOfOrder(server.initServer(), "initServer runs once");
+  ASSERT_NE(server.mainProgram(), nullptr);
+  EXPECT_TRUE(isa<ps::ServerOp>(server.mainProgram()));
+}
+
+TEST_F(TranspilerFleetTest, AServerThatNeverComesFailsTheWorkerInTime) {
+  RoleProgram program;
+  TranspilerFleet worker(cluster, options(std::chrono::milliseconds(200)));
+  ASSERT_TRUE(setUpRole(worker, program, Role::Worker, 0, 2, 1).isOk());
+  ASSERT_NE(worker.startupProgram(), nullptr);
+  EXPECT_TRUE(isa<train::StepOp>(worker.startupProgram()));
+  Status status = worker.initWorker();
+  EXPECT_EQ(status.code(), StatusCode::DeadlineExceeded) << status.message();
+  EXPECT_NE(status.message().find("127.0.0.1:6170, 127.0.0.1:6171"),
+            std::string::npos)
+      << status.message();
+}
+
+TEST_F(TranspilerFleetTest, AJobForOtherServersIsRefused) {
+  MinimizeOptions minimize;
+  configureOptimizer(minimize);
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(program);
+  TranspileOptions transpile;
+  transpile.pservers = {"127.0.0.1:7000"};
+  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+  TranspilerFleet worker(cluster, options());
+  ASSERT_TRUE(worker
+                  .init(std::make_shared<LocalRoleMaker>(
+                      Role::Worker, 0, loopbackEndpoints(1), 1))
+                  .isOk());
+  Status status = worker.loadJob(*job);
+  EXPECT_EQ(status.code(), StatusCode::InvalidArgument);
+  EXPECT_NE(status.message().find("127.0.0.1:7000"), std::string::npos)
+      << status.message();
+  // A program that is not a job at all.
+  status = worker.loadJob(*program);
+  EXPECT_NE(status.message().find("not a transpiled job"), std::string::npos)
+      << status.message();
+}
+
+TEST_F(TranspilerFleetTest, AProgramThatCannotBeMinimizedSaysWhereAndWhy) {
+  MinimizeOptions minimize;
+  configureOptimizer(minimize);
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(program);
+  TranspilerFleet worker(cluster, options());
+  ASSERT_TRUE(worker
+                  .init(std::make_shared<LocalRoleMaker>(
+                      Role::Worker, 0, loopbackEndpoints(1), 1))
+                  .isOk());
+  StatusOr<std::unique_ptr<DistributedOptimizer>> distributed =
+      worker.distributedOptimizer(minimize,
+                                  StrategyFactory::createSyncStrategy());
+  ASSERT_TRUE(distributed.isOk());
+  // The program already has its backward pass and optimizer.
+  Status status = (*distributed)->minimize(*program);
+  EXPECT_EQ(status.code(), StatusCode::InvalidArgument);
+  for (const char *part :
+       {"cannot minimize and transpile", "already differentiated", "loc"})
+    EXPECT_NE(status.message().find(part), std::string::npos)
+        << "no '" << part << "' in: " << status.message();
+  EXPECT_EQ(worker.job(), nullptr);
+  expectOutOfOrder(worker.initWorker(), "minimize");
+}
+
+} // namespace
