@@ -55,8 +55,8 @@ static cl::opt<int64_t>
               cl::Required, cl::cat(runCategory));
 static cl::opt<std::string>
     dataSpec("data",
-             cl::desc("Data source: csv:PATH, libsvm:PATH or "
-                      "synthetic:key=value,..."),
+             cl::desc("Data source: csv:PATH, libsvm:PATH, "
+                      "synthetic:key=value,... or triples:PATH[,key=value...]"),
              cl::Required, cl::cat(runCategory));
 static cl::opt<uint64_t>
     runSeed("seed",
