@@ -25,8 +25,8 @@ static Status parseIdList(std::string_view text, Table &table) {
     std::string_view token = trimSpace(text.substr(0, bar));
     int64_t id;
     if (!parseInteger(token, id).isOk() || id < 0)
-      return Status::invalidArgument(
-          "id '{}' is not an integer in [0, 2^63)", token);
+      return Status::invalidArgument("id '{}' is not an integer in [0, 2^63)",
+                                     token);
     table.listIds.push_back(id);
     if (bar == std::string_view::npos)
       break;

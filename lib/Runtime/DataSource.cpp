@@ -155,12 +155,13 @@ Status RowSource::next(int64_t globalBatch,
         break;
       }
       case FeedRole::Head:
+        storeRow(*feeds[i], at, data.ids, 1);
+        break;
       case FeedRole::Relation:
+        storeRow(*feeds[i], at, data.ids + 1, 1);
+        break;
       case FeedRole::Tail:
-        storeRow(*feeds[i], at,
-                 data.ids + (static_cast<int>(layout_.roles[i]) -
-                             static_cast<int>(FeedRole::Head)),
-                 1);
+        storeRow(*feeds[i], at, data.ids + 2, 1);
         break;
       case FeedRole::NegativeHeads:
         storeRow(*feeds[i], at, data.negatives, layout_.negatives);

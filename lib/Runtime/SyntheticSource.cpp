@@ -145,24 +145,24 @@ static Status parseOptions(std::string_view text, const Layout &layout,
       {"rows", &options.rows, 1, kMaxRows, false},
       {"classes", &options.classes, 2, kMaxClasses, false},
       {"vocab", &options.vocab, 1, kMaxTensorElements, false}};
-  OPENKS_RETURN_IF_ERROR(forEachOption(text, [&](std::string_view key,
-                                                  std::string_view valueText) {
-    Option *option = std::find_if(
-        std::begin(table), std::end(table),
-        [&](const Option &candidate) { return key == candidate.key; });
-    if (option == std::end(table))
-      return Status::invalidArgument(
-          "unknown option '{}' (expected seed, rows, classes "
-          "or vocab)",
-          key);
-    option->seen = true;
-    if (!parseInteger(valueText, *option->value).isOk() ||
-        *option->value < option->min || *option->value > option->max)
-      return Status::invalidArgument(
-          "{} must be an integer in [{}, {}], got '{}'", key, option->min,
-          option->max, valueText);
-    return Status::ok();
-  }));
+  OPENKS_RETURN_IF_ERROR(forEachOption(
+      text, [&](std::string_view key, std::string_view valueText) {
+        Option *option = std::find_if(
+            std::begin(table), std::end(table),
+            [&](const Option &candidate) { return key == candidate.key; });
+        if (option == std::end(table))
+          return Status::invalidArgument(
+              "unknown option '{}' (expected seed, rows, classes "
+              "or vocab)",
+              key);
+        option->seen = true;
+        if (!parseInteger(valueText, *option->value).isOk() ||
+            *option->value < option->min || *option->value > option->max)
+          return Status::invalidArgument(
+              "{} must be an integer in [{}, {}], got '{}'", key, option->min,
+              option->max, valueText);
+        return Status::ok();
+      }));
   constexpr int64_t kMaxTeacherWeights = int64_t(1) << 26;
   if (!layout.sparse && options.classes * layout.width > kMaxTeacherWeights)
     return Status::invalidArgument(

@@ -102,51 +102,51 @@ RowRef TriplesSource::row(int64_t index, int64_t position) {
 
 /// Parses "key=value,..." into `options`.
 static Status parseOptions(std::string_view text, TriplesOptions &options) {
-  return forEachOption(text, [&](std::string_view key,
-                                 std::string_view value) -> Status {
-    if (key == "corrupt") {
-      if (value == "both" || value == "head" || value == "tail") {
-        options.corrupt = value == "both"   ? Corrupt::Both
-                          : value == "head" ? Corrupt::Head
-                                            : Corrupt::Tail;
+  return forEachOption(
+      text, [&](std::string_view key, std::string_view value) -> Status {
+        if (key == "corrupt") {
+          if (value == "both" || value == "head" || value == "tail") {
+            options.corrupt = value == "both"   ? Corrupt::Both
+                              : value == "head" ? Corrupt::Head
+                                                : Corrupt::Tail;
+            return Status::ok();
+          }
+          return Status::invalidArgument(
+              "corrupt must be both, head or tail, got '{}'", value);
+        }
+        if (key == "ids") {
+          if (value != "names" && value != "integers")
+            return Status::invalidArgument(
+                "ids must be names or integers, got '{}'", value);
+          options.integerIds = value == "integers";
+          return Status::ok();
+        }
+        struct Integer {
+          const char *key;
+          int64_t *value;
+          int64_t min, max;
+        };
+        // At most 2^20 negatives per triple keeps the draw counters exact.
+        const Integer integers[] = {
+            {"seed", &options.seed, 0, std::numeric_limits<int64_t>::max()},
+            {"negatives", &options.negatives, 1, int64_t(1) << 20},
+            {"entities", &options.entities, 2, kMaxTensorElements},
+            {"relations", &options.relations, 1, kMaxTensorElements}};
+        const Integer *option = std::find_if(
+            std::begin(integers), std::end(integers),
+            [&](const Integer &candidate) { return key == candidate.key; });
+        if (option == std::end(integers))
+          return Status::invalidArgument(
+              "unknown option '{}' (expected negatives, seed, corrupt, ids, "
+              "entities or relations)",
+              key);
+        if (!parseInteger(value, *option->value).isOk() ||
+            *option->value < option->min || *option->value > option->max)
+          return Status::invalidArgument(
+              "{} must be an integer in [{}, {}], got '{}'", key, option->min,
+              option->max, value);
         return Status::ok();
-      }
-      return Status::invalidArgument(
-          "corrupt must be both, head or tail, got '{}'", value);
-    }
-    if (key == "ids") {
-      if (value != "names" && value != "integers")
-        return Status::invalidArgument(
-            "ids must be names or integers, got '{}'", value);
-      options.integerIds = value == "integers";
-      return Status::ok();
-    }
-    struct Integer {
-      const char *key;
-      int64_t *value;
-      int64_t min, max;
-    };
-    // At most 2^20 negatives per triple keeps the draw counters exact.
-    const Integer integers[] = {
-        {"seed", &options.seed, 0, std::numeric_limits<int64_t>::max()},
-        {"negatives", &options.negatives, 1, int64_t(1) << 20},
-        {"entities", &options.entities, 2, kMaxTensorElements},
-        {"relations", &options.relations, 1, kMaxTensorElements}};
-    const Integer *option = std::find_if(
-        std::begin(integers), std::end(integers),
-        [&](const Integer &candidate) { return key == candidate.key; });
-    if (option == std::end(integers))
-      return Status::invalidArgument(
-          "unknown option '{}' (expected negatives, seed, corrupt, ids, "
-          "entities or relations)",
-          key);
-    if (!parseInteger(value, *option->value).isOk() ||
-        *option->value < option->min || *option->value > option->max)
-      return Status::invalidArgument(
-          "{} must be an integer in [{}, {}], got '{}'", key, option->min,
-          option->max, value);
-    return Status::ok();
-  });
+      });
 }
 
 /// Checks that triples can fill `feeds` with `options.negatives` negatives
@@ -239,19 +239,18 @@ static Status readTriples(const std::string &path, TriplesOptions &options,
         return Status::invalidArgument("the {} is empty", kNames[field]);
       bool relation = field == 1;
       if (options.integerIds) {
-        OPENKS_RETURN_IF_ERROR(
-            parseId(fields[field], relation ? relationLimit : entityLimit,
-                    ids[field])
-                .withContext(kNames[field]));
+        OPENKS_RETURN_IF_ERROR(parseId(fields[field],
+                                       relation ? relationLimit : entityLimit,
+                                       ids[field])
+                                   .withContext(kNames[field]));
       } else {
         ids[field] = relation ? relations.idOf(fields[field])
                               : entities.idOf(fields[field]);
         int64_t count = relation ? relations.size() : entities.size();
         if (count > (relation ? relationLimit : entityLimit))
           return Status::invalidArgument(
-              "{} '{}' makes {} distinct {}, more than {}={}",
-              kNames[field], fields[field], count,
-              relation ? "relations" : "entities",
+              "{} '{}' makes {} distinct {}, more than {}={}", kNames[field],
+              fields[field], count, relation ? "relations" : "entities",
               relation ? "relations" : "entities",
               relation ? relationLimit : entityLimit);
       }

@@ -59,8 +59,8 @@ Status openks::run::writeParameters(const ParameterStore &store,
       break;
     }
     line += '\n';
-    written = written && std::fwrite(line.data(), 1, line.size(), file) ==
-                             line.size();
+    written = written &&
+              std::fwrite(line.data(), 1, line.size(), file) == line.size();
   }
   if (std::fclose(file) != 0 || !written)
     return Status::error(StatusCode::IOError, "cannot write {}: {}", path,

@@ -507,8 +507,11 @@ TEST_F(DataSourceTest, CsvIdListsFeedFlatIdsAndLengths) {
                                         "# comment\n"
                                         "-1, ,2|2,0\n"
                                         "2,5, 9 | 8 ,1\n");
-  std::vector<FeedSpec> specs = {{DType::F32, Shape{-1, 1}}, kListIds,
-                                 kListLengths, kListIds, kListLengths,
+  std::vector<FeedSpec> specs = {{DType::F32, Shape{-1, 1}},
+                                 kListIds,
+                                 kListLengths,
+                                 kListIds,
+                                 kListLengths,
                                  kBinaryLabels};
   std::unique_ptr<DataSource> source = open("csv:" + path, specs);
   Feeds feeds(specs);
@@ -538,12 +541,12 @@ TEST_F(DataSourceTest, CsvIdListShardsConcatenate) {
     std::string list;
     for (int j = 0; j < i % 4; ++j)
       list += (j ? "|" : "") + std::to_string(10 * i + j);
-    contents += std::to_string(i) + "," + list + "," + std::to_string(i % 2) +
-                "\n";
+    contents +=
+        std::to_string(i) + "," + list + "," + std::to_string(i % 2) + "\n";
   }
-  expectShardsConcatenate("csv:" + write("lists.csv", contents),
-                          {{DType::F64, Shape{-1, 1}}, kListIds, kListLengths,
-                           kBinaryLabels});
+  expectShardsConcatenate(
+      "csv:" + write("lists.csv", contents),
+      {{DType::F64, Shape{-1, 1}}, kListIds, kListLengths, kBinaryLabels});
 }
 
 TEST_F(DataSourceTest, MalformedIdListsNameFileAndLine) {
@@ -594,9 +597,9 @@ TEST_F(DataSourceTest, IdListLayoutErrors) {
   EXPECT_EQ(reason({{DType::I64, Shape{8}}, kListLengths, kClassLabels}),
             "the ids argument 0 has a static size; its size is that of the "
             "batch's lists");
-  EXPECT_EQ(reason({{DType::F32, Shape{-1}}, kListIds, kListLengths,
-                    kClassLabels}),
-            "the features are not [B, D] with a static D >= 1");
+  EXPECT_EQ(
+      reason({{DType::F32, Shape{-1}}, kListIds, kListLengths, kClassLabels}),
+      "the features are not [B, D] with a static D >= 1");
 }
 
 //===----------------------------------------------------------------------===//
@@ -709,8 +712,7 @@ TEST_F(DataSourceTest, TriplesShardsConcatenate) {
   std::string path = write("kg.txt", contents);
   expectShardsConcatenate("triples:" + path + ",negatives=3,seed=2",
                           tripleSpecs(3));
-  expectShardsConcatenate("triples:" + path + ",corrupt=tail",
-                          tripleSpecs(1));
+  expectShardsConcatenate("triples:" + path + ",corrupt=tail", tripleSpecs(1));
 }
 
 TEST_F(DataSourceTest, MalformedTriplesNameFileAndLine) {
@@ -791,7 +793,10 @@ TEST_F(DataSourceTest, TriplesSpecAndLayoutErrors) {
   EXPECT_EQ(reason("", {kTripleIds, kTripleIds}), "2 arguments");
   EXPECT_EQ(reason("", {kTripleIds, kFeatures2, kTripleIds}),
             "argument 1 is not i64 ids");
-  EXPECT_EQ(reason("", {kTripleIds, kTripleIds, kTripleIds, kTripleIds,
+  EXPECT_EQ(reason("", {kTripleIds,
+                        kTripleIds,
+                        kTripleIds,
+                        kTripleIds,
                         {DType::I64, Shape{-1, 2}}}),
             "the negative heads and tails differ in shape");
 }
