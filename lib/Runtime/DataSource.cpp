@@ -33,8 +33,7 @@ Status DataSource::skip(int64_t globalBatch, int64_t batches) {
                        batches, globalBatch);
 }
 
-/// Returns "tensor<?x784xf32>" for `feed`.
-static std::string describe(const FeedSpec &feed) {
+std::string openks::runtime::detail::describe(const FeedSpec &feed) {
   std::string dims;
   for (int64_t size : feed.shape)
     dims += size < 0 ? std::string("?x") : fmt::format("{}x", size);
@@ -99,6 +98,11 @@ static void storeRow(Tensor &feed, int64_t at, const Element *source,
   }
 }
 
+/// Returns the number of ids of list `list` of `data`.
+static int64_t listLength(const RowRef &data, int64_t list) {
+  return data.listOffsets[list + 1] - data.listOffsets[list];
+}
+
 Status RowSource::checkGlobalBatch(int64_t globalBatch) const {
   if (globalBatch < 1)
     return Status::invalidArgument(
@@ -137,15 +141,27 @@ Status RowSource::next(int64_t globalBatch,
   int64_t rows = end - begin;
   OPENKS_RETURN_IF_ERROR(checkFeeds(feeds, rows, globalBatch));
 
-  for (size_t i = 0; i < feeds.size(); ++i) {
+  // The rows of this shard are rows `first`, `first + 1`, ... of the stream.
+  int64_t first = epoch_ * numRows_ + cursor_ + begin;
+  // An id-list argument holds the ids of all the shard's lists of its
+  // column, so its size is known only after a pass over the rows.
+  std::vector<int64_t> listSizes(layout_.numLists, 0);
+  for (int64_t at = 0; layout_.numLists > 0 && at < rows; ++at) {
+    RowRef data = row((first + at) % numRows_, first + at);
+    for (int64_t list = 0; list < layout_.numLists; ++list)
+      listSizes[list] += listLength(data, list);
+  }
+  for (size_t i = 0, list = 0; i < feeds.size(); ++i) {
     Shape shape = layout_.feeds[i].shape;
-    shape[0] = rows;
+    shape[0] = layout_.roles[i] == FeedRole::ListIds ? listSizes[list++] : rows;
     feeds[i]->resize(shape);
   }
-  int64_t index = (cursor_ + begin) % numRows_;
+
+  // Where the next ids of each list column go.
+  std::vector<int64_t> listEnds(layout_.numLists, 0);
   for (int64_t at = 0; at < rows; ++at) {
-    RowRef data = row(index);
-    for (size_t i = 0; i < feeds.size(); ++i) {
+    RowRef data = row((first + at) % numRows_, first + at);
+    for (size_t i = 0, list = 0; i < feeds.size(); ++i) {
       switch (layout_.roles[i]) {
       case FeedRole::Values:
         storeRow(*feeds[i], at, data.values, layout_.width);
@@ -156,10 +172,36 @@ Status RowSource::next(int64_t globalBatch,
       case FeedRole::Label:
         storeRow(*feeds[i], at, &data.label, 1);
         break;
+      case FeedRole::ListIds: {
+        int64_t length = listLength(data, list);
+        std::copy_n(data.listIds + data.listOffsets[list], length,
+                    feeds[i]->data<int64_t>() + listEnds[list]);
+        listEnds[list] += length;
+        break;
+      }
+      case FeedRole::ListLengths: {
+        int64_t length = listLength(data, list++);
+        storeRow(*feeds[i], at, &length, 1);
+        break;
+      }
+      case FeedRole::Head:
+        storeRow(*feeds[i], at, data.ids, 1);
+        break;
+      case FeedRole::Relation:
+        storeRow(*feeds[i], at, data.ids + 1, 1);
+        break;
+      case FeedRole::Tail:
+        storeRow(*feeds[i], at, data.ids + 2, 1);
+        break;
+      case FeedRole::NegativeHeads:
+        storeRow(*feeds[i], at, data.negatives, layout_.negatives);
+        break;
+      case FeedRole::NegativeTails:
+        storeRow(*feeds[i], at, data.negatives + layout_.negatives,
+                 layout_.negatives);
+        break;
       }
     }
-    if (++index == numRows_)
-      index = 0;
   }
   advance(globalBatch);
   return Status::ok();
@@ -175,7 +217,7 @@ public:
         table_(std::move(table)) {}
 
 protected:
-  RowRef row(int64_t index) override {
+  RowRef row(int64_t index, int64_t /*position*/) override {
     int64_t offset = index * layout().width;
     RowRef data;
     if (!table_.values.empty())
@@ -183,6 +225,8 @@ protected:
     if (!table_.ids.empty())
       data.ids = table_.ids.data() + offset;
     data.label = table_.labels[index];
+    data.listIds = table_.listIds.data();
+    data.listOffsets = table_.listOffsets.data() + index * layout().numLists;
     return data;
   }
 
@@ -238,6 +282,29 @@ Status openks::runtime::detail::forEachDataLine(
     return Status::dataLoss("cannot read {}: {}", path, std::strerror(errno));
   if (!sawRow)
     return Status::invalidArgument("{} holds no data rows", path);
+  return Status::ok();
+}
+
+Status openks::runtime::detail::forEachOption(
+    std::string_view options,
+    const std::function<Status(std::string_view key, std::string_view value)>
+        &parseOption) {
+  std::vector<std::string_view> seen;
+  while (!options.empty()) {
+    size_t comma = options.find(',');
+    std::string_view item = trimSpace(options.substr(0, comma));
+    options = comma == std::string_view::npos ? std::string_view()
+                                              : options.substr(comma + 1);
+    size_t equals = item.find('=');
+    if (equals == std::string_view::npos)
+      return Status::invalidArgument("option '{}' is not key=value", item);
+    std::string_view key = trimSpace(item.substr(0, equals));
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      return Status::invalidArgument("option '{}' is given twice", key);
+    seen.push_back(key);
+    OPENKS_RETURN_IF_ERROR(
+        parseOption(key, trimSpace(item.substr(equals + 1))));
+  }
   return Status::ok();
 }
 
@@ -314,6 +381,25 @@ static const Kind kKinds[] = {
      "values tensor<?xKxf32> (or f64)"},
 };
 
+/// Returns whether `feed` is a label argument, setting `classLabels` in
+/// `layout`.
+static bool checkLabel(const FeedSpec &feed, Layout &layout) {
+  if (feed.dtype == DType::I64 && feed.shape.rank() == 1)
+    layout.classLabels = true;
+  else if (feed.dtype != DType::I64 && feed.shape.rank() == 2 &&
+           feed.shape[1] == 1)
+    layout.classLabels = false;
+  else
+    return false;
+  return true;
+}
+
+/// Returns whether `feed` is a rank-1 i64 argument, as an id list's ids and
+/// lengths are.
+static bool isIdVector(const FeedSpec &feed) {
+  return feed.dtype == DType::I64 && feed.shape.rank() == 1;
+}
+
 /// Returns whether `feed` is [B, N] with a static N >= 1 (and then N).
 static bool isRows(const FeedSpec &feed, int64_t &width) {
   if (feed.shape.rank() != 2 || feed.shape[1] < 1)
@@ -340,14 +426,8 @@ static Status checkLayout(const Kind &kind, const std::vector<FeedSpec> &feeds,
     return mismatch(fmt::format("{} argument{}", feeds.size(),
                                 feeds.size() == 1 ? "" : "s"));
 
-  const FeedSpec &label = feeds.back();
-  if (label.dtype == DType::I64 && label.shape.rank() == 1)
-    layout.classLabels = true;
-  else if (label.dtype != DType::I64 && label.shape.rank() == 2 &&
-           label.shape[1] == 1)
-    layout.classLabels = false;
-  else
-    return mismatch("the labels are " + describe(label));
+  if (!checkLabel(feeds.back(), layout))
+    return mismatch("the labels are " + describe(feeds.back()));
 
   const FeedSpec &first = feeds.front();
   if (!isRows(first, layout.width))
@@ -378,6 +458,62 @@ static Status checkLayout(const Kind &kind, const std::vector<FeedSpec> &feeds,
   return Status::ok();
 }
 
+/// Checks that csv data can fill `feeds` as optional dense features, then
+/// pairs of an id list's ids and lengths, then the label, and describes how
+/// in `layout`.
+static Status checkListLayout(const std::vector<FeedSpec> &feeds,
+                              Layout &layout) {
+  auto mismatch = [&](const std::string &reason) {
+    std::vector<std::string> got;
+    for (const FeedSpec &feed : feeds)
+      got.push_back(describe(feed));
+    return Status::invalidArgument(
+        "csv data with id lists cannot fill the step arguments ({}): {}; it "
+        "fills optional features tensor<?xDxf32> (or f64), then for each "
+        "id-list column its ids tensor<?xi64> and lengths tensor<?xi64>, "
+        "then labels tensor<?xi64> (class ids) or tensor<?x1xf32> (or f64; "
+        "0/1 labels)",
+        fmt::join(got, ", "), reason);
+  };
+  if (!checkLabel(feeds.back(), layout))
+    return mismatch("the labels are " + describe(feeds.back()));
+  layout.feeds = feeds;
+  layout.roles.assign(feeds.size(), FeedRole::Values);
+  layout.roles.back() = FeedRole::Label;
+  size_t first = 0;
+  if (feeds.front().dtype != DType::I64) {
+    if (!isRows(feeds.front(), layout.width))
+      return mismatch("the features are not [B, D] with a static D >= 1");
+    first = 1;
+  }
+  size_t lists = feeds.size() - 1 - first;
+  if (lists % 2 != 0)
+    return mismatch(fmt::format("{} argument{} between the features and the "
+                                "label do not pair up as ids and lengths",
+                                lists, lists == 1 ? "" : "s"));
+  for (size_t i = first; i + 1 < feeds.size(); i += 2) {
+    if (!isIdVector(feeds[i]) || !isIdVector(feeds[i + 1]))
+      return mismatch(fmt::format("arguments {} and {} are not ids and "
+                                  "lengths tensor<?xi64>",
+                                  i, i + 1));
+    if (feeds[i].shape[0] >= 0)
+      return mismatch(fmt::format("the ids argument {} has a static size; "
+                                  "its size is that of the batch's lists",
+                                  i));
+    layout.roles[i] = FeedRole::ListIds;
+    layout.roles[i + 1] = FeedRole::ListLengths;
+    ++layout.numLists;
+  }
+  return Status::ok();
+}
+
+/// Returns whether `feeds` lay out csv id lists: a rank-1 i64 argument
+/// before the last.
+static bool hasIdLists(const std::vector<FeedSpec> &feeds) {
+  return feeds.size() >= 2 &&
+         std::any_of(feeds.begin(), feeds.end() - 1, isIdVector);
+}
+
 //===----------------------------------------------------------------------===//
 // Opening
 //===----------------------------------------------------------------------===//
@@ -392,17 +528,21 @@ Status openks::runtime::openDataSource(const std::string &spec,
   const Kind *kind = std::find_if(
       std::begin(kKinds), std::end(kKinds),
       [&](const Kind &candidate) { return kindName == candidate.name; });
-  if (kind == std::end(kKinds))
+  if (kind == std::end(kKinds) && kindName != "triples")
     return Status::invalidArgument(
         "unknown data source '{}'; expected csv:PATH, "
-        "libsvm:PATH or synthetic:key=value,...",
+        "libsvm:PATH, synthetic:key=value,... or triples:PATH[,key=value...]",
         spec);
   if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
     return Status::invalidArgument("invalid shard: trainer {} of {}",
                                    shard.index, shard.count);
+  if (kindName == "triples")
+    return openTriples(rest, feeds, shard, source);
 
   Layout layout;
-  OPENKS_RETURN_IF_ERROR(checkLayout(*kind, feeds, layout));
+  OPENKS_RETURN_IF_ERROR(kindName == "csv" && hasIdLists(feeds)
+                             ? checkListLayout(feeds, layout)
+                             : checkLayout(*kind, feeds, layout));
   if (kindName == "synthetic")
     return openSynthetic(rest, std::move(layout), shard, source)
         .withContext("synthetic data");

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What the csv, libsvm and synthetic sources share: the validated feed
-// layout, the batching and sharding logic (RowSource), the in-memory table
-// that file sources parse into, and helpers for reading text data.
+// What the csv, libsvm, synthetic and triples sources share: the validated
+// feed layout, the batching and sharding logic (RowSource), the in-memory
+// table that file sources parse into, and helpers for reading text data.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,9 @@
 
 namespace openks::runtime::detail {
 
+/// Returns "tensor<?x784xf32>" for `feed`.
+std::string describe(const FeedSpec &feed);
+
 /// What a step argument receives from each data row.
 enum class FeedRole {
   /// Dense features, or the values of sparse features: doubles.
@@ -28,6 +31,17 @@ enum class FeedRole {
   Ids,
   /// The label.
   Label,
+  /// The ids of one id-list column, the shard's lists one after another.
+  ListIds,
+  /// The lengths of the lists of the column of the ListIds before it.
+  ListLengths,
+  /// The head, relation or tail of a triple.
+  Head,
+  Relation,
+  Tail,
+  /// The heads or tails of a triple's negative samples.
+  NegativeHeads,
+  NegativeTails,
 };
 
 /// A feed layout checked against a kind of data (see openDataSource).
@@ -43,15 +57,25 @@ struct Layout {
   bool classLabels = false;
   /// Features per row: D for dense rows, K for sparse ones.
   int64_t width = 0;
+  /// Id-list columns per row (csv), each feeding a ListIds and a
+  /// ListLengths argument.
+  int64_t numLists = 0;
+  /// Negative samples per triple.
+  int64_t negatives = 0;
 };
 
 /// One data row as the batching logic reads it. `values` holds `width`
 /// doubles (null for a sparse layout without values); `ids` holds `width`
-/// ids for a sparse layout.
+/// ids for a sparse layout, or a triple's head, relation and tail. List `k`
+/// of the row is listIds[listOffsets[k], listOffsets[k + 1]). `negatives`
+/// holds a triple's negative heads, then its negative tails.
 struct RowRef {
   const double *values = nullptr;
   const int64_t *ids = nullptr;
   int64_t label = 0;
+  const int64_t *listIds = nullptr;
+  const int64_t *listOffsets = nullptr;
+  const int64_t *negatives = nullptr;
 };
 
 /// A source of a fixed number of rows that handles sharding, wrap-around and
@@ -68,9 +92,12 @@ public:
 protected:
   const Layout &layout() const { return layout_; }
 
-  /// Returns data row `index` (in [0, numRows)); the pointers stay valid
-  /// until the next call.
-  virtual RowRef row(int64_t index) = 0;
+  /// Returns data row `index` (in [0, numRows)), served as row `position`
+  /// of the stream of all rows served so far in every shard (`index` plus
+  /// numRows times the complete passes before it), which sources that draw
+  /// random numbers per row count by; the pointers stay valid until the
+  /// next call.
+  virtual RowRef row(int64_t index, int64_t position) = 0;
 
 private:
   /// Checks that a global batch of `globalBatch` rows can be shared.
@@ -90,11 +117,14 @@ private:
 };
 
 /// Rows parsed from a file: `width` values and/or ids per row, row-major,
-/// and one label per row.
+/// one label per row, and `numLists` id lists per row: list k of row r is
+/// listIds[listOffsets[r * numLists + k], listOffsets[r * numLists + k + 1]).
 struct Table {
   std::vector<double> values;
   std::vector<int64_t> ids;
   std::vector<int64_t> labels;
+  std::vector<int64_t> listIds;
+  std::vector<int64_t> listOffsets = {0};
 };
 
 /// Returns a source serving the rows of `table`, which must hold at least
@@ -128,9 +158,22 @@ Status readCsv(const std::string &path, const Layout &layout, Table &table);
 /// Parses the libsvm file `path` into `table`, padding rows to the width.
 Status readLibsvm(const std::string &path, const Layout &layout, Table &table);
 
+/// Calls `parseOption` on each key and value of the comma-separated
+/// "key=value" items of `options` (both trimmed); fails on an item without
+/// '=' and on a key given twice.
+Status forEachOption(
+    std::string_view options,
+    const std::function<Status(std::string_view key, std::string_view value)>
+        &parseOption);
+
 /// Opens a synthetic source from its comma-separated `options`.
 Status openSynthetic(std::string_view options, Layout layout, Shard shard,
                      std::unique_ptr<DataSource> &source);
+
+/// Opens a triples source from "PATH[,key=value...]" for the feeds
+/// `feeds`.
+Status openTriples(std::string_view spec, const std::vector<FeedSpec> &feeds,
+                   Shard shard, std::unique_ptr<DataSource> &source);
 
 } // namespace openks::runtime::detail
 

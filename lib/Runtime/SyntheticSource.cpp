@@ -45,7 +45,7 @@ public:
   SyntheticSource(Layout layout, Shard shard, const SyntheticOptions &options);
 
 protected:
-  RowRef row(int64_t index) override;
+  RowRef row(int64_t index, int64_t position) override;
 
 private:
   using Matrix =
@@ -89,7 +89,7 @@ SyntheticSource::SyntheticSource(Layout layout, Shard shard,
   denseTeacher_.rowwise().normalize();
 }
 
-RowRef SyntheticSource::row(int64_t index) {
+RowRef SyntheticSource::row(int64_t index, int64_t /*position*/) {
   // Values take 24 bits each, four to a Philox block: exact in f32.
   int64_t width = layout().width;
   int64_t numValues = static_cast<int64_t>(values_.size());
@@ -145,33 +145,24 @@ static Status parseOptions(std::string_view text, const Layout &layout,
       {"rows", &options.rows, 1, kMaxRows, false},
       {"classes", &options.classes, 2, kMaxClasses, false},
       {"vocab", &options.vocab, 1, kMaxTensorElements, false}};
-  while (!text.empty()) {
-    size_t comma = text.find(',');
-    std::string_view item = trimSpace(text.substr(0, comma));
-    text = comma == std::string_view::npos ? std::string_view()
-                                           : text.substr(comma + 1);
-    size_t equals = item.find('=');
-    if (equals == std::string_view::npos)
-      return Status::invalidArgument("option '{}' is not key=value", item);
-    std::string_view key = trimSpace(item.substr(0, equals));
-    std::string_view valueText = trimSpace(item.substr(equals + 1));
-    Option *option = std::find_if(
-        std::begin(table), std::end(table),
-        [&](const Option &candidate) { return key == candidate.key; });
-    if (option == std::end(table))
-      return Status::invalidArgument(
-          "unknown option '{}' (expected seed, rows, classes "
-          "or vocab)",
-          key);
-    if (option->seen)
-      return Status::invalidArgument("option '{}' is given twice", key);
-    option->seen = true;
-    if (!parseInteger(valueText, *option->value).isOk() ||
-        *option->value < option->min || *option->value > option->max)
-      return Status::invalidArgument(
-          "{} must be an integer in [{}, {}], got '{}'", key, option->min,
-          option->max, valueText);
-  }
+  OPENKS_RETURN_IF_ERROR(forEachOption(
+      text, [&](std::string_view key, std::string_view valueText) {
+        Option *option = std::find_if(
+            std::begin(table), std::end(table),
+            [&](const Option &candidate) { return key == candidate.key; });
+        if (option == std::end(table))
+          return Status::invalidArgument(
+              "unknown option '{}' (expected seed, rows, classes "
+              "or vocab)",
+              key);
+        option->seen = true;
+        if (!parseInteger(valueText, *option->value).isOk() ||
+            *option->value < option->min || *option->value > option->max)
+          return Status::invalidArgument(
+              "{} must be an integer in [{}, {}], got '{}'", key, option->min,
+              option->max, valueText);
+        return Status::ok();
+      }));
   constexpr int64_t kMaxTeacherWeights = int64_t(1) << 26;
   if (!layout.sparse && options.classes * layout.width > kMaxTeacherWeights)
     return Status::invalidArgument(

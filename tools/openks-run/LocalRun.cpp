@@ -107,6 +107,11 @@ int openks::run::trainLocally(train::StepOp step,
   if (metrics)
     if (Status status = metrics->close(); !status.isOk())
       return fail(status.message());
+  if (!settings.paramsOut.empty())
+    if (Status status =
+            writeParameters((*trainer)->store(), settings.paramsOut);
+        !status.isOk())
+      return fail(status.message());
   double seconds =
       std::chrono::duration<double>(Progress::Clock::now() - start).count();
   fmt::print("trained {} steps ({} samples, {} epochs) in {:.2f} s: final "

@@ -33,6 +33,9 @@ struct RunSettings {
   std::string data;
   uint64_t seed = 0;
   std::string metricsOut;
+  /// Where a single-process run writes its trained parameters (none when
+  /// empty).
+  std::string paramsOut;
   int64_t logEvery = 0;
   /// How long a role of a job waits for another.
   std::chrono::milliseconds timeout{60000};
@@ -50,6 +53,11 @@ struct RunSettings {
 
 /// Prints `message` as openks-run's error and returns the exit code 1.
 int fail(const std::string &message);
+
+/// Writes the trainable parameters of `store` to the text file `path`, one
+/// line "NAME<TAB>D0xD1...<TAB>values" each.
+Status writeParameters(const runtime::ParameterStore &store,
+                       const std::string &path);
 
 /// Trains `step`, which holds its backward and optimizer ops, in one
 /// process; returns the exit code.

@@ -55,8 +55,8 @@ static cl::opt<int64_t>
               cl::Required, cl::cat(runCategory));
 static cl::opt<std::string>
     dataSpec("data",
-             cl::desc("Data source: csv:PATH, libsvm:PATH or "
-                      "synthetic:key=value,..."),
+             cl::desc("Data source: csv:PATH, libsvm:PATH, "
+                      "synthetic:key=value,... or triples:PATH[,key=value...]"),
              cl::Required, cl::cat(runCategory));
 static cl::opt<uint64_t>
     runSeed("seed",
@@ -89,6 +89,11 @@ static cl::opt<std::string>
                      "by any layout: train from the step after its step up "
                      "to --steps, skipping the data it was trained on"),
             cl::cat(runCategory));
+static cl::opt<std::string> paramsOut(
+    "params-out",
+    cl::desc("After single-process training, write the trained parameters "
+             "as text to this file (a line NAME<TAB>SHAPE<TAB>values each)"),
+    cl::cat(runCategory));
 static cl::opt<std::string> optimizerName(
     "optimizer",
     cl::desc("Minimize a forward-only program first with this optimizer "
@@ -370,6 +375,7 @@ static FailureOr<RunSettings> getRunSettings() {
   settings.data = dataSpec;
   settings.seed = runSeed;
   settings.metricsOut = metricsOut;
+  settings.paramsOut = paramsOut;
   settings.logEvery = logEvery;
   settings.timeout = std::chrono::milliseconds(timeoutMs);
   settings.verify = verify;
@@ -425,8 +431,13 @@ int main(int argc, char **argv) {
   if (!module)
     return fail(fmt::format("cannot load {}", inputFilename.getValue()));
 
+  bool isJob = (*module)->hasAttr(ps::JobAttr::kAttrName);
+  if (!paramsOut.empty() && (isJob || !pservers.empty()))
+    return fail("--params-out writes the parameters of a single-process run; "
+                "a job keeps them on its servers");
+
   // A transpiled job runs as it is.
-  if ((*module)->hasAttr(ps::JobAttr::kAttrName)) {
+  if (isJob) {
     if (failed(checkNoJobOptions()))
       return 1;
     auto workers = llvm::to_vector(module->getOps<ps::WorkerOp>());

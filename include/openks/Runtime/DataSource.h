@@ -7,9 +7,12 @@
 // Feeds the arguments of a `train.step` with mini-batches. A source is opened
 // from a spec string:
 //
-//   csv:PATH        one row per line: the features, then the label
+//   csv:PATH        one row per line: the features, then the label (and
+//                   optionally '|'-separated id lists in between)
 //   libsvm:PATH     "label id:value id:value ...", the CTR convention
 //   synthetic:k=v,...  a deterministic teacher network (see below)
+//   triples:PATH[,k=v...]  "head<TAB>relation<TAB>tail" knowledge-graph
+//                   triples, with seeded negative sampling
 //
 // and from the step's feed layout (FeedSpec per argument). Sources give
 // trainer t of T its own shard: of each global batch of B rows, trainer t
@@ -96,6 +99,24 @@ public:
 ///   logits, a binary label whether the teacher logit is positive. Row r
 ///   depends only on the seed and r. Options are comma-separated key=value
 ///   pairs; `classes` needs class labels and `vocab` ids.
+///
+/// * csv with id lists: optional features [B, D], then for each id-list
+///   column its ids [N] i64 (dynamic: all the batch's lists of the column
+///   one after another) and lengths [B] i64, then the label. A row has the D
+///   numbers, one field per list ('|'-separated ids >= 0, empty for an
+///   empty list) and the label, comma-separated. These are the operands of
+///   train.embedding_pool and train.sequence_pool.
+/// * triples: heads, relations and tails [B] i64, optionally followed by
+///   negative heads and tails, [B] i64 for one negative per triple or
+///   [B, N] i64 for N. A row is "head<TAB>relation<TAB>tail"; names are
+///   numbered by first appearance (entities and relations apart, reading
+///   each line head, relation, tail), or with `ids=integers` taken as ids.
+///   Each negative replaces the head or the tail (probability 1/2 each, or
+///   as `corrupt=head|tail` says) by another entity drawn uniformly from
+///   [0, `entities`); negative j of the row served p-th (over all shards
+///   and epochs) is drawn by Philox keyed by `seed` (default 1) at counter
+///   p * N + j, so it does not depend on the shard. Options: `negatives`,
+///   `seed`, `corrupt`, `ids`, `entities`, `relations` (docs/Runtime.md).
 ///
 /// D and K must be static; the batch dimension may be static or dynamic.
 /// Fails with a message when the spec, the shard, the layout or the file is

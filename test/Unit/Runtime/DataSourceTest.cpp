@@ -4,19 +4,22 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Parsing of csv and libsvm files, error messages, specs and layouts,
-// sharding, wrap-around, and the synthetic generator's determinism.
+// Parsing of csv (with id lists), libsvm and triples files, error messages,
+// specs and layouts, sharding, wrap-around, negative sampling, and the
+// synthetic generator's determinism.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/DataSource.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -290,7 +293,8 @@ TEST_F(DataSourceTest, SpecErrors) {
   std::vector<FeedSpec> dense = {kFeatures2, kClassLabels};
   std::vector<FeedSpec> binary = {kFeatures2, kBinaryLabels};
   const char *kExpected =
-      "; expected csv:PATH, libsvm:PATH or synthetic:key=value,...";
+      "; expected csv:PATH, libsvm:PATH, synthetic:key=value,... or "
+      "triples:PATH[,key=value...]";
   EXPECT_EQ(openError("", dense),
             std::string("unknown data source ''") + kExpected);
   EXPECT_EQ(openError("parquet:x.pq", dense),
@@ -508,6 +512,312 @@ TEST_F(DataSourceTest, ShardsConcatenateToTheGlobalBatch) {
                           {kFeatures3, kClassLabels});
   expectShardsConcatenate("synthetic:rows=10,vocab=50",
                           {kIds3, kValues3, kBinaryLabels});
+}
+
+//===----------------------------------------------------------------------===//
+// Id lists
+//===----------------------------------------------------------------------===//
+
+const FeedSpec kListIds{DType::I64, Shape{-1}};
+const FeedSpec kListLengths{DType::I64, Shape{-1}};
+
+TEST_F(DataSourceTest, CsvIdListsFeedFlatIdsAndLengths) {
+  std::string path = write("lists.csv", "0.5,3|1|4,7,1\n"
+                                        "# comment\n"
+                                        "-1, ,2|2,0\n"
+                                        "2,5, 9 | 8 ,1\n");
+  std::vector<FeedSpec> specs = {{DType::F32, Shape{-1, 1}},
+                                 kListIds,
+                                 kListLengths,
+                                 kListIds,
+                                 kListLengths,
+                                 kBinaryLabels};
+  std::unique_ptr<DataSource> source = open("csv:" + path, specs);
+  Feeds feeds(specs);
+  std::vector<std::vector<double>> batch = nextBatch(*source, feeds, 3);
+  EXPECT_EQ(batch[0], std::vector<double>({0.5, -1, 2}));
+  EXPECT_EQ(feeds.tensors[1].shape(), Shape({4}));
+  EXPECT_EQ(batch[1], std::vector<double>({3, 1, 4, 5}));
+  EXPECT_EQ(batch[2], std::vector<double>({3, 0, 1}));
+  EXPECT_EQ(batch[3], std::vector<double>({7, 2, 2, 9, 8}));
+  EXPECT_EQ(batch[4], std::vector<double>({1, 2, 2}));
+  EXPECT_EQ(batch[5], std::vector<double>({1, 0, 1}));
+
+  // Lists alone, with class labels; a batch of empty lists feeds no ids.
+  path = write("empty.csv", ",2\n,0\n");
+  specs = {kListIds, kListLengths, kClassLabels};
+  source = open("csv:" + path, specs);
+  Feeds onlyLists(specs);
+  batch = nextBatch(*source, onlyLists, 2);
+  EXPECT_EQ(onlyLists.tensors[0].shape(), Shape({0}));
+  EXPECT_EQ(batch[1], std::vector<double>({0, 0}));
+  EXPECT_EQ(batch[2], std::vector<double>({2, 0}));
+}
+
+TEST_F(DataSourceTest, CsvIdListShardsConcatenate) {
+  std::string contents;
+  for (int i = 0; i < 10; ++i) {
+    std::string list;
+    for (int j = 0; j < i % 4; ++j)
+      list += (j ? "|" : "") + std::to_string(10 * i + j);
+    contents +=
+        std::to_string(i) + "," + list + "," + std::to_string(i % 2) + "\n";
+  }
+  expectShardsConcatenate(
+      "csv:" + write("lists.csv", contents),
+      {{DType::F64, Shape{-1, 1}}, kListIds, kListLengths, kBinaryLabels});
+}
+
+TEST_F(DataSourceTest, MalformedIdListsNameFileAndLine) {
+  std::vector<FeedSpec> specs = {kFeatures2, kListIds, kListLengths,
+                                 kClassLabels};
+  const Malformed cases[] = {
+      {"csv", specs, "1,2,3,0\n1,2,0\n",
+       "2: expected 4 comma-separated fields (2 features, 1 id list, then "
+       "the label), got 3"},
+      {"csv", specs, "1,2,3|x,0\n",
+       "1: id list 1: id 'x' is not an integer in [0, 2^63)"},
+      {"csv", specs, "1,2,3|-4,0\n",
+       "1: id list 1: id '-4' is not an integer in [0, 2^63)"},
+      {"csv", specs, "1,2,3||4,0\n",
+       "1: id list 1: id '' is not an integer in [0, 2^63)"},
+      {"csv", specs, "1,2,3|,0\n",
+       "1: id list 1: an id is missing after the last '|'"},
+      {"csv", specs, "1,2,99999999999999999999,0\n",
+       "1: id list 1: id '99999999999999999999' is not an integer in [0, "
+       "2^63)"},
+      {"csv", specs, "1,2,3 4,0\n",
+       "1: id list 1: id '3 4' is not an integer in [0, 2^63)"},
+  };
+  for (const Malformed &test : cases) {
+    std::string path = write("bad", test.contents);
+    EXPECT_EQ(openError(std::string(test.kind) + ":" + path, test.specs),
+              path + ":" + test.message)
+        << test.contents;
+  }
+}
+
+TEST_F(DataSourceTest, IdListLayoutErrors) {
+  auto reason = [](const std::vector<FeedSpec> &specs) {
+    std::string message = openError("csv:x", specs);
+    EXPECT_EQ(message.rfind("csv data with id lists cannot fill", 0), 0u)
+        << message;
+    size_t begin = message.find("): ");
+    size_t end = message.find("; it fills");
+    return message.substr(begin + 3, end - begin - 3);
+  };
+  EXPECT_EQ(reason({kListIds, kClassLabels}),
+            "1 argument between the features and the label do not pair up "
+            "as ids and lengths");
+  EXPECT_EQ(reason({kListIds, kListLengths, kFeatures2}),
+            "the labels are tensor<?x2xf32>");
+  EXPECT_EQ(reason({kListIds, kListLengths, kIds2, kListIds, kClassLabels}),
+            "arguments 2 and 3 are not ids and lengths tensor<?xi64>");
+  EXPECT_EQ(reason({{DType::I64, Shape{8}}, kListLengths, kClassLabels}),
+            "the ids argument 0 has a static size; its size is that of the "
+            "batch's lists");
+  EXPECT_EQ(
+      reason({{DType::F32, Shape{-1}}, kListIds, kListLengths, kClassLabels}),
+      "the features are not [B, D] with a static D >= 1");
+}
+
+//===----------------------------------------------------------------------===//
+// Triples
+//===----------------------------------------------------------------------===//
+
+const FeedSpec kTripleIds{DType::I64, Shape{-1}};
+
+/// Heads, relations and tails, and `negatives` negative heads and tails.
+std::vector<FeedSpec> tripleSpecs(int64_t negatives) {
+  std::vector<FeedSpec> specs(3, kTripleIds);
+  if (negatives == 1)
+    specs.insert(specs.end(), 2, kTripleIds);
+  else if (negatives > 1)
+    specs.insert(specs.end(), 2, {DType::I64, Shape{-1, negatives}});
+  return specs;
+}
+
+TEST_F(DataSourceTest, TriplesNumberNamesByFirstAppearance) {
+  std::string path = write("train.txt", "/m/a\t/r/x\t/m/b\n"
+                                        "\n"
+                                        "/m/c\t/r/y\t/m/a\r\n"
+                                        "/m/b\t/r/x\t/m/d\n");
+  std::vector<FeedSpec> specs = tripleSpecs(0);
+  std::unique_ptr<DataSource> source = open("triples:" + path, specs);
+  Feeds feeds(specs);
+  std::vector<std::vector<double>> batch = nextBatch(*source, feeds, 4);
+  EXPECT_EQ(batch[0], std::vector<double>({0, 2, 1, 0}));
+  EXPECT_EQ(batch[1], std::vector<double>({0, 1, 0, 0}));
+  EXPECT_EQ(batch[2], std::vector<double>({1, 0, 3, 1}));
+  EXPECT_EQ(source->epoch(), 1);
+
+  // Integer ids are taken as they are (WN18's zero-padded ones too).
+  path = write("ids.txt", "00012\t3\t7\n5\t0\t12\n");
+  source = open("triples:" + path + ",ids=integers", specs);
+  batch = nextBatch(*source, feeds, 2);
+  EXPECT_EQ(batch[0], std::vector<double>({12, 5}));
+  EXPECT_EQ(batch[1], std::vector<double>({3, 0}));
+  EXPECT_EQ(batch[2], std::vector<double>({7, 12}));
+}
+
+TEST_F(DataSourceTest, TriplesNegativesCorruptOneSide) {
+  std::string contents;
+  for (int i = 0; i < 50; ++i)
+    contents += fmt::format("{}\t{}\t{}\n", i % 20, i % 3, (7 * i + 1) % 20);
+  std::string path = write("kg.txt", contents);
+  for (const char *corrupt : {"both", "head", "tail"}) {
+    SCOPED_TRACE(corrupt);
+    std::vector<FeedSpec> specs = tripleSpecs(4);
+    std::unique_ptr<DataSource> source =
+        open(fmt::format("triples:{},ids=integers,negatives=4,seed=9,"
+                         "corrupt={}",
+                         path, corrupt),
+             specs);
+    Feeds feeds(specs);
+    int64_t heads = 0, total = 0;
+    std::set<int64_t> drawn;
+    for (int call = 0; call < 10; ++call) {
+      std::vector<std::vector<double>> batch = nextBatch(*source, feeds, 25);
+      ASSERT_EQ(batch[3].size(), 100u);
+      for (int row = 0; row < 25; ++row) {
+        for (int j = 0; j < 4; ++j) {
+          double head = batch[3][row * 4 + j], tail = batch[4][row * 4 + j];
+          bool headChanged = head != batch[0][row];
+          bool tailChanged = tail != batch[2][row];
+          // Exactly one side changes, to another entity in [0, 20).
+          EXPECT_NE(headChanged, tailChanged);
+          EXPECT_GE(std::min(head, tail), 0);
+          EXPECT_LT(std::max(head, tail), 20);
+          heads += headChanged;
+          ++total;
+          drawn.insert(static_cast<int64_t>(headChanged ? head : tail));
+        }
+      }
+    }
+    if (std::string(corrupt) == "both") {
+      EXPECT_GT(heads, total * 2 / 5);
+      EXPECT_LT(heads, total * 3 / 5);
+    } else {
+      EXPECT_EQ(heads, std::string(corrupt) == "head" ? total : 0);
+    }
+    EXPECT_EQ(drawn.size(), 20u);
+  }
+}
+
+TEST_F(DataSourceTest, TriplesNegativesAreSeededAndVaryByEpoch) {
+  std::string path = write("kg.txt", "a\tr\tb\nb\tr\tc\nc\ts\td\nd\ts\te\n");
+  std::vector<FeedSpec> specs = tripleSpecs(1);
+  auto draw = [&](const std::string &options) {
+    std::unique_ptr<DataSource> source =
+        open("triples:" + path + options, specs);
+    Feeds feeds(specs);
+    std::vector<std::vector<double>> first = nextBatch(*source, feeds, 4);
+    std::vector<std::vector<double>> second = nextBatch(*source, feeds, 4);
+    EXPECT_EQ(first[0], second[0]);
+    // The same triples corrupt differently in the next epoch.
+    EXPECT_NE(std::make_pair(first[3], first[4]),
+              std::make_pair(second[3], second[4]));
+    return std::make_pair(first[3], first[4]);
+  };
+  EXPECT_EQ(draw(",seed=5"), draw(",seed=5"));
+  EXPECT_NE(draw(",seed=5"), draw(",seed=6"));
+  EXPECT_EQ(draw(""), draw(",seed=1"));
+}
+
+TEST_F(DataSourceTest, TriplesShardsConcatenate) {
+  std::string contents;
+  for (int i = 0; i < 10; ++i)
+    contents += fmt::format("e{}\tr{}\te{}\n", i, i % 2, (3 * i) % 10);
+  std::string path = write("kg.txt", contents);
+  expectShardsConcatenate("triples:" + path + ",negatives=3,seed=2",
+                          tripleSpecs(3));
+  expectShardsConcatenate("triples:" + path + ",corrupt=tail", tripleSpecs(1));
+}
+
+TEST_F(DataSourceTest, MalformedTriplesNameFileAndLine) {
+  std::vector<FeedSpec> specs = tripleSpecs(1);
+  const std::pair<const char *, const char *> cases[] = {
+      {"a\tr\tb\na r b\n",
+       "2: expected head<TAB>relation<TAB>tail, got 1 tab-separated field"},
+      {"a\tr\n",
+       "1: expected head<TAB>relation<TAB>tail, got 2 tab-separated fields"},
+      {"a\tr\tb\tc\n",
+       "1: expected head<TAB>relation<TAB>tail, got 4 tab-separated fields"},
+      {"a\t\tb\n", "1: the relation is empty"},
+      {"a\t \tb\n", "1: the relation is empty"},
+  };
+  for (const auto &[contents, message] : cases) {
+    std::string path = write("bad.txt", contents);
+    EXPECT_EQ(openError("triples:" + path, specs), path + ":" + message)
+        << contents;
+  }
+  std::string ids = ",ids=integers";
+  const std::pair<const char *, const char *> integerCases[] = {
+      {"1\t2\tx\n", "1: tail: 'x' is not an integer id >= 0"},
+      {"1\t-2\t3\n", "1: relation: '-2' is not an integer id >= 0"},
+      {"99999999999999999999\t0\t1\n",
+       "1: head: '99999999999999999999' is not an integer id >= 0"},
+      {"0\t0\t1\n1\t0\t9999999999999\n",
+       "2: tail: id 9999999999999 is too large: ids must be below "
+       "1099511627776"},
+  };
+  for (const auto &[contents, message] : integerCases) {
+    std::string path = write("bad.txt", contents);
+    EXPECT_EQ(openError("triples:" + path + ids, specs), path + ":" + message)
+        << contents;
+  }
+  std::string path = write("kg.txt", "0\t0\t1\n4\t1\t2\n");
+  EXPECT_EQ(openError("triples:" + path + ids + ",entities=4", specs),
+            path + ":2: head: id 4 is too large: ids must be below 4");
+  EXPECT_EQ(openError("triples:" + path + ",relations=1", specs),
+            path + ":2: relation '1' makes 2 distinct relations, more than "
+                   "relations=1");
+  std::string loop = write("loop.txt", "a\tr\ta\n");
+  EXPECT_EQ(openError("triples:" + loop, specs),
+            loop + " names one entity; negative sampling needs at least two");
+  open("triples:" + loop, tripleSpecs(0));
+  std::string empty = write("empty.txt", "\n\n# only a comment\n");
+  EXPECT_EQ(openError("triples:" + empty, specs),
+            empty + " holds no data rows");
+}
+
+TEST_F(DataSourceTest, TriplesSpecAndLayoutErrors) {
+  std::string path = write("kg.txt", "a\tr\tb\n");
+  std::vector<FeedSpec> specs = tripleSpecs(2);
+  EXPECT_EQ(openError("triples:", specs),
+            "triples data needs a file: triples:PATH[,key=value...]");
+  EXPECT_EQ(openError("triples:" + path + ",negative=2", specs),
+            "triples data: unknown option 'negative' (expected negatives, "
+            "seed, corrupt, ids, entities or relations)");
+  EXPECT_EQ(openError("triples:" + path + ",negatives=0", specs),
+            "triples data: negatives must be an integer in [1, 1048576], got "
+            "'0'");
+  EXPECT_EQ(openError("triples:" + path + ",corrupt=relation", specs),
+            "triples data: corrupt must be both, head or tail, got "
+            "'relation'");
+  EXPECT_EQ(openError("triples:" + path + ",ids=strings", specs),
+            "triples data: ids must be names or integers, got 'strings'");
+  auto reason = [&](const std::string &options,
+                    const std::vector<FeedSpec> &feeds) {
+    std::string message = openError("triples:" + path + options, feeds);
+    size_t begin = message.find("): ");
+    size_t end = message.find("; it fills");
+    EXPECT_NE(end, std::string::npos) << message;
+    return message.substr(begin + 3, end - begin - 3);
+  };
+  EXPECT_EQ(reason(",negatives=3", specs),
+            "negatives=3 but the negative arguments hold 2 per triple");
+  EXPECT_EQ(reason(",negatives=1", tripleSpecs(0)),
+            "negatives=1 needs negative heads and tails arguments");
+  EXPECT_EQ(reason("", {kTripleIds, kTripleIds}), "2 arguments");
+  EXPECT_EQ(reason("", {kTripleIds, kFeatures2, kTripleIds}),
+            "argument 1 is not i64 ids");
+  EXPECT_EQ(reason("", {kTripleIds,
+                        kTripleIds,
+                        kTripleIds,
+                        kTripleIds,
+                        {DType::I64, Shape{-1, 2}}}),
+            "the negative heads and tails differ in shape");
 }
 
 TEST_F(DataSourceTest, FeedsWithCapacityKeepTheirBuffers) {
