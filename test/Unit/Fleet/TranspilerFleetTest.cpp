@@ -17,7 +17,11 @@
 
 #include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Fleet/TranspilerFleet.h"
+#include "openks/Runtime/Checkpoint.h"
 
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <thread>
 
 using namespace mlir;
@@ -94,14 +98,79 @@ void expectOutOfOrder(const Status &status, const char *call) {
       << "no '" << call << "' in: " << status.message();
 }
 
+/// Called in a worker's thread with its fleet.
+using WorkerHook = std::function<Status(TranspilerFleet &)>;
+
+/// A job whose every role called the API in its own thread.
+struct ApiJob {
+  explicit ApiJob(int roles) : programs(roles), results(roles, Status::ok()) {}
+
+  /// Each role's program outlives its fleet.
+  std::vector<RoleProgram> programs;
+  std::vector<std::unique_ptr<TranspilerFleet>> fleets;
+  std::vector<Status> results;
+};
+
+/// Runs every role of a job of `servers` servers and `workers` workers
+/// through the API for `steps` steps, the servers starting from the
+/// checkpoint in `modelDir` when it is not empty; `afterStep` runs after
+/// each of a worker's steps and `beforeStop` before its stopWorker.
+std::unique_ptr<ApiJob> runThroughApi(const FleetOptions &options, int servers,
+                                      int workers, int steps,
+                                      const std::string &modelDir,
+                                      const WorkerHook &afterStep,
+                                      const WorkerHook &beforeStop) {
+  auto job = std::make_unique<ApiJob>(servers + workers);
+  auto cluster = std::make_shared<InProcessCluster>();
+  for (int role = 0; role < servers + workers; ++role)
+    job->fleets.push_back(std::make_unique<TranspilerFleet>(cluster, options));
+  std::vector<std::thread> threads;
+  for (int index = 0; index < servers; ++index)
+    threads.emplace_back([&, index] {
+      TranspilerFleet &fleet = *job->fleets[index];
+      Status status = setUpRole(fleet, job->programs[index], Role::Server,
+                                index, servers, workers);
+      if (status.isOk())
+        status = fleet.initServer(modelDir);
+      if (status.isOk())
+        status = fleet.runServer();
+      job->results[index] = status;
+    });
+  for (int index = 0; index < workers; ++index)
+    threads.emplace_back([&, index] {
+      TranspilerFleet &fleet = *job->fleets[servers + index];
+      auto run = [&]() -> Status {
+        OPENKS_RETURN_IF_ERROR(setUpRole(fleet, job->programs[servers + index],
+                                         Role::Worker, index, servers,
+                                         workers));
+        StatusOr<std::unique_ptr<DataSource>> data =
+            fleet.openData(kOddShapesData);
+        if (!data)
+          return data.status();
+        OPENKS_RETURN_IF_ERROR(fleet.initWorker());
+        for (int step = 0; step < steps; ++step) {
+          StatusOr<double> loss = fleet.trainStep(**data, kBatch);
+          if (!loss)
+            return loss.status();
+          OPENKS_RETURN_IF_ERROR(afterStep(fleet));
+        }
+        OPENKS_RETURN_IF_ERROR(beforeStop(fleet));
+        return fleet.stopWorker();
+      };
+      job->results[servers + index] = run();
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const Status &status : job->results)
+    EXPECT_TRUE(status.isOk()) << status.message();
+  return job;
+}
+
+/// A hook that does nothing.
+Status doNothing(TranspilerFleet &) { return Status::ok(); }
+
 TEST_F(TranspilerFleetTest, SyncTrainingThroughTheApiEqualsLocalTraining) {
   const int servers = 2, workers = 2, steps = 5;
-  std::vector<Status> results(servers + workers, Status::ok());
-  // Each role's program outlives its fleet.
-  std::vector<RoleProgram> programs(servers + workers);
-  std::vector<std::unique_ptr<TranspilerFleet>> fleets;
-  for (int role = 0; role < servers + workers; ++role)
-    fleets.push_back(std::make_unique<TranspilerFleet>(cluster, options()));
   // Worker 0 checks each step against single-process training.
   MinimizeOptions minimize;
   configureOptimizer(minimize);
@@ -114,60 +183,69 @@ TEST_F(TranspilerFleetTest, SyncTrainingThroughTheApiEqualsLocalTraining) {
   ASSERT_TRUE(reference->start().isOk());
   int checked = 0;
   double worst = 0;
-
-  std::vector<std::thread> threads;
-  for (int index = 0; index < servers; ++index)
-    threads.emplace_back([&, index] {
-      RoleProgram &program = programs[index];
-      TranspilerFleet &fleet = *fleets[index];
-      Status status =
-          setUpRole(fleet, program, Role::Server, index, servers, workers);
-      if (status.isOk())
-        status = fleet.initServer();
-      if (status.isOk())
-        status = fleet.runServer();
-      results[index] = status;
-    });
-  for (int index = 0; index < workers; ++index)
-    threads.emplace_back([&, index] {
-      RoleProgram &program = programs[servers + index];
-      TranspilerFleet &fleet = *fleets[servers + index];
-      auto run = [&]() -> Status {
-        OPENKS_RETURN_IF_ERROR(
-            setUpRole(fleet, program, Role::Worker, index, servers, workers));
-        StatusOr<std::unique_ptr<DataSource>> data =
-            fleet.openData(kOddShapesData);
-        if (!data)
-          return data.status();
-        OPENKS_RETURN_IF_ERROR(fleet.initWorker());
-        for (int step = 0; step < steps; ++step) {
-          StatusOr<double> loss = fleet.trainStep(**data, kBatch);
-          if (!loss)
-            return loss.status();
-          if (!fleet.isFirstWorker())
-            continue;
-          OPENKS_RETURN_IF_ERROR(reference->step(kBatch));
-          StatusOr<std::vector<ParameterDifference>> differences =
-              compareParameters(fleet.worker()->store(), reference->store());
-          if (!differences)
-            return differences.status();
-          for (const ParameterDifference &difference : *differences)
-            worst = std::max(worst, difference.relative);
-          checked += !differences->empty();
-        }
-        return fleet.stopWorker();
-      };
-      results[servers + index] = run();
-    });
-  for (std::thread &thread : threads)
-    thread.join();
-  for (const Status &status : results)
-    ASSERT_TRUE(status.isOk()) << status.message();
-
+  auto check = [&](TranspilerFleet &fleet) -> Status {
+    if (!fleet.isFirstWorker())
+      return Status::ok();
+    OPENKS_RETURN_IF_ERROR(reference->step(kBatch));
+    StatusOr<std::vector<ParameterDifference>> differences =
+        compareParameters(fleet.worker()->store(), reference->store());
+    if (!differences)
+      return differences.status();
+    for (const ParameterDifference &difference : *differences)
+      worst = std::max(worst, difference.relative);
+    checked += !differences->empty();
+    return Status::ok();
+  };
+  std::unique_ptr<ApiJob> job =
+      runThroughApi(options(), servers, workers, steps, "", check, doNothing);
   EXPECT_EQ(checked, steps);
   EXPECT_LE(worst, 1e-5);
   for (int index = 0; index < servers; ++index)
-    EXPECT_EQ(fleets[index]->server()->server().stats().steps, steps);
+    EXPECT_EQ(job->fleets[index]->server()->server().stats().steps, steps);
+}
+
+TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
+  std::string scratch =
+      (std::filesystem::temp_directory_path() / "openks-fleet-XXXXXX").string();
+  ASSERT_NE(mkdtemp(scratch.data()), nullptr);
+  std::string checkpoint = scratch + "/checkpoint";
+  std::string inference = scratch + "/inference";
+  auto save = [&](TranspilerFleet &fleet) -> Status {
+    if (!fleet.isFirstWorker())
+      return Status::ok();
+    OPENKS_RETURN_IF_ERROR(fleet.saveCheckpoint(checkpoint));
+    return fleet.saveInferenceModel(inference);
+  };
+  std::unique_ptr<ApiJob> saved =
+      runThroughApi(options(), 2, 2, /*steps=*/4, "", doNothing, save);
+  const WorkerRole &trained = *saved->fleets[2]->worker();
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(checkpoint);
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  EXPECT_EQ(info->step, 4);
+  EXPECT_EQ(info->mode, "sync");
+  for (const char *file : {"__model__", "__model__.mlir", "__manifest__"})
+    EXPECT_TRUE(std::filesystem::exists(inference + "/" + file)) << file;
+
+  // Three servers load it; the workers' startup pulls exactly those values.
+  auto compare = [&](TranspilerFleet &fleet) -> Status {
+    StatusOr<std::vector<ParameterDifference>> differences =
+        compareParameters(fleet.worker()->store(), trained.store());
+    if (!differences)
+      return differences.status();
+    EXPECT_FALSE(differences->empty());
+    for (const ParameterDifference &difference : *differences)
+      EXPECT_EQ(difference.relative, 0) << difference.name;
+    return Status::ok();
+  };
+  runThroughApi(options(), 3, 2, /*steps=*/0, checkpoint, doNothing, compare);
+
+  // A worker saves while the servers serve, not after it stopped.
+  TranspilerFleet &worker = *saved->fleets[2];
+  Status late = worker.saveCheckpoint(checkpoint);
+  EXPECT_EQ(late.code(), StatusCode::FailedPrecondition) << late.message();
+  EXPECT_NE(late.message().find("before Fleet::stopWorker"), std::string::npos)
+      << late.message();
+  std::filesystem::remove_all(scratch);
 }
 
 TEST_F(TranspilerFleetTest, CallsOutOfOrderNameTheCallThatComesFirst) {
