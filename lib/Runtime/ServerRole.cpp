@@ -15,6 +15,11 @@ using namespace openks::runtime;
 
 StatusOr<std::unique_ptr<ServerRole>> ServerRole::create(ServerSpec &spec) {
   std::unique_ptr<ServerRole> role(new ServerRole(spec));
+  for (const ServerBlockSpec &block : spec.blocks) {
+    const Tensor &value = spec.store[block.parameter].value;
+    role->dtypes_.push_back(value.dtype());
+    role->shapes_.push_back(value.shape());
+  }
   role->updates_.reserve(spec.updates.size());
   for (const Plan &plan : spec.updates) {
     StatusOr<Executor> executor = Executor::create(plan, spec.store);
@@ -29,13 +34,9 @@ std::string_view ServerRole::blockName(int block) const {
   return spec_.store[spec_.blocks[block].parameter].name;
 }
 
-DType ServerRole::dtype(int block) const {
-  return spec_.store[spec_.blocks[block].parameter].value.dtype();
-}
+DType ServerRole::dtype(int block) const { return dtypes_[block]; }
 
-const Shape &ServerRole::shape(int block) const {
-  return spec_.store[spec_.blocks[block].parameter].value.shape();
-}
+const Shape &ServerRole::shape(int block) const { return shapes_[block]; }
 
 Status ServerRole::update(int block, Tensor &received) {
   const ServerBlockSpec &target = spec_.blocks[block];

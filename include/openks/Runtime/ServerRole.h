@@ -63,6 +63,10 @@ private:
   explicit ServerRole(ServerSpec &spec) : spec_(spec) {}
 
   ServerSpec &spec_;
+  /// Each block's element type and shape, which never change: kept apart
+  /// from the values, which updates rewrite while trainers ask for them.
+  std::vector<DType> dtypes_;
+  std::vector<Shape> shapes_;
   /// One executor per update plan, indexed like spec_.updates.
   std::vector<Executor> updates_;
   std::atomic<int64_t> updateCount_{0};
