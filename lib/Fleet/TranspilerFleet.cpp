@@ -240,6 +240,9 @@ StatusOr<double> TranspilerFleet::trainStep(DataSource &source,
                          stopped_ ? "Fleet::trainStep after Fleet::stopWorker"
                                   : "Fleet::trainStep needs "
                                     "Fleet::initWorker first");
+  // The shard's first row, as the data sources cut a global batch.
+  worker_->setFirstRow(static_cast<int64_t>(workerIndex()) * globalBatch /
+                       workerNum());
   Status status = source.next(globalBatch, worker_->inputs());
   if (status.isOk())
     status = worker_->step();

@@ -18,7 +18,8 @@ WorkerRole::create(const WorkerSpec &spec, Transport &transport, int trainer,
   if (!store)
     return store.status();
   std::unique_ptr<WorkerRole> role(new WorkerRole(spec, std::move(*store)));
-  role->context_ = {&transport, trainer, timeout, &role->stats_};
+  role->context_ = {&transport, trainer, timeout, &role->stats_,
+                    /*firstRow=*/0};
   auto bind = [&](const Plan &plan,
                   std::optional<Executor> &executor) -> Status {
     StatusOr<Executor> created =

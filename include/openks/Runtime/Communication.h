@@ -38,12 +38,16 @@ struct CommunicationStats {
 
 /// What the communication calls of a worker's plans use: the transport to
 /// the job's servers, this trainer's index, how long one call may wait,
-/// and where its figures go. Only the trainer's own thread touches them.
+/// and where its figures go; and where the trainer's shard of the current
+/// global batch begins, for the kernels that draw random numbers by row.
+/// Only the trainer's own thread touches them.
 struct CommunicationContext {
   Transport *transport = nullptr;
   int trainer = 0;
   std::chrono::milliseconds timeout{60000};
   CommunicationStats *stats = nullptr;
+  /// The row of the global batch where this trainer's shard begins.
+  int64_t firstRow = 0;
 };
 
 /// A block of the job: its server's index among the job's endpoints and its

@@ -245,16 +245,20 @@ struct DropoutMask {
   bool upscaleInTrain = false;
 };
 
-/// out = x * mask(step), in training.
-Status dropout(const Tensor &x, const Tensor &step, const DropoutMask &mask,
-               Tensor &out);
+/// out = x * mask(step), in training. `firstRow` is the row of the whole
+/// batch where `x` begins (a trainer's shard): element e of x draws at
+/// counter firstRow * (elements per row) + e, so that a shard draws what
+/// the same rows of the whole batch draw.
+Status dropout(const Tensor &x, const Tensor &step, int64_t firstRow,
+               const DropoutMask &mask, Tensor &out);
 /// dx = dout * mask(step): the mask of the forward dropout, drawn again.
-Status dropoutGrad(const Tensor &dout, const Tensor &step,
+Status dropoutGrad(const Tensor &dout, const Tensor &step, int64_t firstRow,
                    const DropoutMask &mask, Tensor &dx);
 
 /// How nce draws its negative classes: `numNegSamples` per row, negative j
-/// of row i from `sampler` at counter i * numNegSamples + j on the stream of
-/// the step, with a ClassSampler keyed by `seed`.
+/// of row i from `sampler` at counter (firstRow + i) * numNegSamples + j on
+/// the stream of the step, with a ClassSampler keyed by `seed`; `firstRow`
+/// is the row of the whole batch where the input begins.
 struct NceSampling {
   int64_t numNegSamples = 1;
   ClassSampler::Kind sampler = ClassSampler::Kind::Uniform;
@@ -265,14 +269,14 @@ struct NceSampling {
 /// [B, T], class weights [V, D] and biases [V]. A label outside [0, V) is an
 /// error.
 Status nce(const Tensor &input, const Tensor &labels, const Tensor &weight,
-           const Tensor &bias, const Tensor &step, const NceSampling &sampling,
-           Tensor &cost);
+           const Tensor &bias, const Tensor &step, int64_t firstRow,
+           const NceSampling &sampling, Tensor &cost);
 /// The gradients of nce w.r.t. input, weight and bias (dense), from the same
 /// draws.
 Status nceGrad(const Tensor &input, const Tensor &labels, const Tensor &weight,
-               const Tensor &bias, const Tensor &step, const Tensor &dcost,
-               const NceSampling &sampling, Tensor &dinput, Tensor &dweight,
-               Tensor &dbias);
+               const Tensor &bias, const Tensor &step, int64_t firstRow,
+               const Tensor &dcost, const NceSampling &sampling, Tensor &dinput,
+               Tensor &dweight, Tensor &dbias);
 
 //===----------------------------------------------------------------------===//
 // Optimizers: update `param` (and state) in place; lr is a rank-0 tensor.

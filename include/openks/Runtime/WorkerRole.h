@@ -48,6 +48,10 @@ public:
   }
   /// Runs one step on inputs(), then the GEO push when it is due.
   Status step();
+  /// Says where the inputs of the next steps begin in their global batch:
+  /// dropout and nce draw by a row's place in the whole batch, so that a
+  /// trainer's shard draws what single-process training draws for it.
+  void setFirstRow(int64_t row) { context_.firstRow = row; }
   /// Pushes pending GEO deltas and tells every server this trainer is done.
   Status finish();
   /// Tells every server that this trainer failed with `status`.

@@ -39,17 +39,26 @@ static Status readStep(const char *op, const Tensor &step, uint64_t &stream) {
 // Dropout
 //===----------------------------------------------------------------------===//
 
-/// out = in * mask(step), for the kernel `op`; `out` may be `in`.
+/// out = in * mask(step), for the kernel `op`, `in` beginning at row
+/// `firstRow` of the whole batch; `out` may be `in`.
 static Status applyDropoutMask(const char *op, const Tensor &in,
-                               const Tensor &step,
+                               const Tensor &step, int64_t firstRow,
                                const kernels::DropoutMask &mask, Tensor &out) {
   uint64_t stream;
   OPENKS_RETURN_IF_ERROR(readStep(op, step, stream));
   if (!(mask.prob >= 0 && mask.prob <= 1))
     return Status::invalidArgument("{}: dropout_prob {} is outside [0, 1]", op,
                                    mask.prob);
+  if (firstRow < 0)
+    return Status::invalidArgument("{}: the first row {} is negative", op,
+                                   firstRow);
   OPENKS_RETURN_IF_ERROR(checkDType(op, "the result", out, in.dtype()));
   out.resize(in.shape());
+  // The counter of element 0: the elements of the rows before this batch.
+  int64_t rowSize =
+      in.rank() > 0 && in.dim(0) > 0 ? in.numel() / in.dim(0) : in.numel();
+  uint64_t first =
+      static_cast<uint64_t>(firstRow) * static_cast<uint64_t>(rowSize);
   Philox philox(mask.seed);
   // Everything is dropped at probability 1, so the scale does not matter.
   double keptScale =
@@ -59,20 +68,21 @@ static Status applyDropoutMask(const char *op, const Tensor &in,
     const T *values = in.data<T>();
     T *result = out.data<T>();
     for (int64_t index = 0, e = in.numel(); index < e; ++index)
-      result[index] = philox.uniform(index, stream) >= mask.prob
+      result[index] = philox.uniform(first + index, stream) >= mask.prob
                           ? values[index] * static_cast<T>(keptScale)
                           : T(0);
   });
 }
 
-Status kernels::dropout(const Tensor &x, const Tensor &step,
+Status kernels::dropout(const Tensor &x, const Tensor &step, int64_t firstRow,
                         const DropoutMask &mask, Tensor &out) {
-  return applyDropoutMask("dropout", x, step, mask, out);
+  return applyDropoutMask("dropout", x, step, firstRow, mask, out);
 }
 
 Status kernels::dropoutGrad(const Tensor &dout, const Tensor &step,
-                            const DropoutMask &mask, Tensor &dx) {
-  return applyDropoutMask("dropout_grad", dout, step, mask, dx);
+                            int64_t firstRow, const DropoutMask &mask,
+                            Tensor &dx) {
+  return applyDropoutMask("dropout_grad", dout, step, firstRow, mask, dx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -84,6 +94,8 @@ namespace {
 /// `numTrue` true classes and `numNeg` negatives among `numClasses`.
 struct NceLayout {
   int64_t batch = 0, width = 0, numTrue = 1, numNeg = 1, numClasses = 0;
+  /// The row of the whole batch where the input begins.
+  int64_t firstRow = 0;
 };
 } // namespace
 
@@ -92,6 +104,7 @@ struct NceLayout {
 static Status checkNceOperands(const char *op, const Tensor &input,
                                const Tensor &labels, const Tensor &weight,
                                const Tensor &bias, const Tensor &step,
+                               int64_t firstRow,
                                const kernels::NceSampling &sampling,
                                NceLayout &layout, uint64_t &stream) {
   OPENKS_RETURN_IF_ERROR(checkRank(op, "input", input, 2));
@@ -101,6 +114,10 @@ static Status checkNceOperands(const char *op, const Tensor &input,
   OPENKS_RETURN_IF_ERROR(checkShape(op, "bias", bias, Shape{weight.dim(0)}));
   OPENKS_RETURN_IF_ERROR(checkDType(op, "labels", labels, DType::I64));
   OPENKS_RETURN_IF_ERROR(readStep(op, step, stream));
+  if (firstRow < 0)
+    return Status::invalidArgument("{}: the first row {} is negative", op,
+                                   firstRow);
+  layout.firstRow = firstRow;
   layout.batch = input.dim(0);
   layout.width = input.dim(1);
   layout.numClasses = weight.dim(0);
@@ -167,19 +184,22 @@ forEachNceSample(const NceLayout &layout, const Tensor &input,
   for (int64_t row = 0; row < layout.batch; ++row) {
     for (int64_t j = 0; j < layout.numTrue; ++j)
       visit(row, ids[row * layout.numTrue + j], true);
+    uint64_t first = (static_cast<uint64_t>(layout.firstRow) + row) *
+                     static_cast<uint64_t>(layout.numNeg);
     for (int64_t j = 0; j < layout.numNeg; ++j)
-      visit(row, sampler.sample(row * layout.numNeg + j, stream), false);
+      visit(row, sampler.sample(first + j, stream), false);
   }
 }
 
 Status kernels::nce(const Tensor &input, const Tensor &labels,
                     const Tensor &weight, const Tensor &bias,
-                    const Tensor &step, const NceSampling &sampling,
-                    Tensor &cost) {
+                    const Tensor &step, int64_t firstRow,
+                    const NceSampling &sampling, Tensor &cost) {
   NceLayout layout;
   uint64_t stream;
   OPENKS_RETURN_IF_ERROR(checkNceOperands("nce", input, labels, weight, bias,
-                                          step, sampling, layout, stream));
+                                          step, firstRow, sampling, layout,
+                                          stream));
   OPENKS_RETURN_IF_ERROR(checkDType("nce", "cost", cost, input.dtype()));
   cost.resize(Shape{layout.batch});
   return dispatchFloat("nce", input.dtype(), [&](auto tag) {
@@ -200,14 +220,14 @@ Status kernels::nce(const Tensor &input, const Tensor &labels,
 
 Status kernels::nceGrad(const Tensor &input, const Tensor &labels,
                         const Tensor &weight, const Tensor &bias,
-                        const Tensor &step, const Tensor &dcost,
-                        const NceSampling &sampling, Tensor &dinput,
-                        Tensor &dweight, Tensor &dbias) {
+                        const Tensor &step, int64_t firstRow,
+                        const Tensor &dcost, const NceSampling &sampling,
+                        Tensor &dinput, Tensor &dweight, Tensor &dbias) {
   const char *op = "nce_grad";
   NceLayout layout;
   uint64_t stream;
   OPENKS_RETURN_IF_ERROR(checkNceOperands(op, input, labels, weight, bias, step,
-                                          sampling, layout, stream));
+                                          firstRow, sampling, layout, stream));
   OPENKS_RETURN_IF_ERROR(checkDType(op, "dcost", dcost, input.dtype()));
   OPENKS_RETURN_IF_ERROR(checkShape(op, "dcost", dcost, Shape{layout.batch}));
   for (Tensor *grad : {&dinput, &dweight, &dbias})

@@ -52,6 +52,12 @@ struct Consumed {
 };
 /// The executor's communication context (null outside a worker).
 struct Communication {};
+/// The row of the global batch where the worker's shard begins, read when
+/// the kernel runs: 0 outside a worker, and 0 for a value whose first
+/// dimension is not the batch (`batched` false).
+struct FirstRow {
+  bool batched;
+};
 /// A parameter the kernel reads.
 struct ParamIn {
   ParameterId parameter;
@@ -66,6 +72,11 @@ namespace detail {
 /// The bound form of MaybeOut: passed to the kernel as a pointer.
 struct NullableTensor {
   Tensor *tensor;
+};
+
+/// Where a FirstRow argument is read from.
+struct FirstRowRef {
+  const int64_t *row;
 };
 
 inline const Tensor *bindArgument(const Frame &frame, const In &arg) {
@@ -94,6 +105,12 @@ inline const CommunicationContext *bindArgument(const Frame &frame,
                                                 const Communication &) {
   return frame.communication();
 }
+inline FirstRowRef bindArgument(const Frame &frame, const FirstRow &arg) {
+  static const int64_t kWholeBatch = 0;
+  const CommunicationContext *communication = frame.communication();
+  return {arg.batched && communication ? &communication->firstRow
+                                       : &kWholeBatch};
+}
 inline NullableTensor bindArgument(const Frame &frame, const MaybeOut &arg) {
   return {arg.slot ? &frame.slot(*arg.slot) : nullptr};
 }
@@ -112,6 +129,7 @@ template <typename T> const T &bindArgument(const Frame &, const T &value) {
 inline const Tensor &unwrap(const Tensor *tensor) { return *tensor; }
 inline Tensor &unwrap(Tensor *tensor) { return *tensor; }
 inline Tensor *unwrap(NullableTensor tensor) { return tensor.tensor; }
+inline int64_t unwrap(FirstRowRef ref) { return *ref.row; }
 template <typename T> const T &unwrap(const T &value) { return value; }
 
 /// The parameters one argument makes the call read or write.

@@ -57,6 +57,14 @@ static kernels::NceSampling getNceSampling(NceOpTy op) {
           op.getSeed()};
 }
 
+/// Returns where the rows of `value` begin in the global batch when its
+/// first dimension is the batch (dynamic), so that random draws by row do
+/// not depend on how the batch is split among trainers.
+static FirstRow firstRowOf(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return {type && type.getRank() > 0 && type.isDynamicDim(0)};
+}
+
 std::optional<LogicalResult> PlanLowering::lowerModelOp(Operation *op) {
   using namespace kernels;
   auto unary = [&](auto kernel, Value x, Value out) {
@@ -176,7 +184,7 @@ std::optional<LogicalResult> PlanLowering::lowerModelOp(Operation *op) {
       .Case([&](train::DropoutOp d) {
         if (!d.getIsTest())
           return call(op, dropout, in(d.getX()), in(d.getStep()),
-                      getDropoutMask(d), out(d.getOut()));
+                      firstRowOf(d.getX()), getDropoutMask(d), out(d.getOut()));
         double keep = d.getUpscaleInTrain()
                           ? 1.0
                           : 1 - d.getDropoutProb().convertToDouble();
@@ -184,18 +192,20 @@ std::optional<LogicalResult> PlanLowering::lowerModelOp(Operation *op) {
       })
       .Case([&](train::DropoutGradOp g) {
         return call(op, dropoutGrad, in(g.getDout()), in(g.getStep()),
-                    getDropoutMask(g), out(g.getDx()));
+                    firstRowOf(g.getDout()), getDropoutMask(g), out(g.getDx()));
       })
       .Case([&](train::NceOp n) {
         return call(op, nce, in(n.getInput()), in(n.getLabels()),
                     in(n.getWeight()), in(n.getBias()), in(n.getStep()),
-                    getNceSampling(n), out(n.getCost()));
+                    firstRowOf(n.getInput()), getNceSampling(n),
+                    out(n.getCost()));
       })
       .Case([&](train::NceGradOp g) {
         return call(op, nceGrad, in(g.getInput()), in(g.getLabels()),
                     in(g.getWeight()), in(g.getBias()), in(g.getStep()),
-                    in(g.getDcost()), getNceSampling(g), out(g.getDinput()),
-                    out(g.getDweight()), out(g.getDbias()));
+                    firstRowOf(g.getInput()), in(g.getDcost()),
+                    getNceSampling(g), out(g.getDinput()), out(g.getDweight()),
+                    out(g.getDbias()));
       })
       .Default([](Operation *) { return std::nullopt; });
 }

@@ -440,11 +440,12 @@ TEST_F(GradKernelsTest, DropoutInBothModes) {
     kernels::DropoutMask mask{0.4, 11, upscale};
     Tensor x = random({4, 6});
     Forward forward = [&](Tensor &out) {
-      return kernels::dropout(x, step, mask, out);
+      return kernels::dropout(x, step, /*firstRow=*/0, mask, out);
     };
     Tensor upstream = upstreamFor(forward);
     Tensor dx = output();
-    ASSERT_TRUE(kernels::dropoutGrad(upstream, step, mask, dx).isOk());
+    ASSERT_TRUE(
+        kernels::dropoutGrad(upstream, step, /*firstRow=*/0, mask, dx).isOk());
     expectGradients(forward, upstream, {&x}, {&dx});
   }
 }
@@ -464,12 +465,14 @@ TEST_F(GradKernelsTest, NceWithEachSamplerAndOneOrTwoTrueClasses) {
       Tensor weight = random({10, 4}, -1, 1);
       Tensor bias = random({10}, -1, 1);
       Forward forward = [&](Tensor &out) {
-        return kernels::nce(input, labels, weight, bias, step, sampling, out);
+        return kernels::nce(input, labels, weight, bias, step, /*firstRow=*/0,
+                            sampling, out);
       };
       Tensor upstream = upstreamFor(forward);
       Tensor dinput = output(), dweight = output(), dbias = output();
-      ASSERT_TRUE(kernels::nceGrad(input, labels, weight, bias, step, upstream,
-                                   sampling, dinput, dweight, dbias)
+      ASSERT_TRUE(kernels::nceGrad(input, labels, weight, bias, step,
+                                   /*firstRow=*/0, upstream, sampling, dinput,
+                                   dweight, dbias)
                       .isOk());
       expectGradients(forward, upstream, {&input, &weight, &bias},
                       {&dinput, &dweight, &dbias});

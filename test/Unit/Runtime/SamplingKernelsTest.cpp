@@ -38,8 +38,9 @@ TYPED_TEST(SamplingKernelsTest, DropoutKeepsOneMinusProbScaledAsPaddle) {
   for (bool upscale : {false, true}) {
     SCOPED_TRACE(upscale ? "upscale_in_train" : "downgrade_in_infer");
     Tensor out = this->output();
-    ASSERT_TRUE(
-        kernels::dropout(x, stepTensor(9), {0.3, 5, upscale}, out).isOk());
+    ASSERT_TRUE(kernels::dropout(x, stepTensor(9), /*firstRow=*/0,
+                                 {0.3, 5, upscale}, out)
+                    .isOk());
     Values outs = valuesOf(out);
     int64_t kept = 0;
     double scale = upscale ? 1 / 0.7 : 1;
@@ -59,9 +60,9 @@ TYPED_TEST(SamplingKernelsTest, DropoutMaskDependsOnSeedStepAndPositionOnly) {
   Tensor x = this->random({8, 16}, 1, 2);
   auto maskOf = [&](const Tensor &input, int64_t step, uint64_t seed) {
     Tensor out = this->output();
-    EXPECT_TRUE(
-        kernels::dropout(input, stepTensor(step), {0.5, seed, false}, out)
-            .isOk());
+    EXPECT_TRUE(kernels::dropout(input, stepTensor(step), /*firstRow=*/0,
+                                 {0.5, seed, false}, out)
+                    .isOk());
     std::vector<bool> kept;
     for (double value : valuesOf(out))
       kept.push_back(value != 0);
@@ -79,12 +80,27 @@ TYPED_TEST(SamplingKernelsTest, DropoutMaskDependsOnSeedStepAndPositionOnly) {
   std::vector<bool> prefix = maskOf(rows, 3, 1);
   EXPECT_EQ(prefix, std::vector<bool>(mask.begin(), mask.begin() + 48));
 
+  // A trainer's shard of rows [5, 8) draws what those rows of the whole
+  // batch draw, given where it begins.
+  Tensor shard(dtypeOf<TypeParam>(), {3, 16});
+  std::copy_n(x.template data<TypeParam>() + 5 * 16, 48,
+              shard.template data<TypeParam>());
+  Tensor shardOut = this->output();
+  ASSERT_TRUE(kernels::dropout(shard, stepTensor(3), /*firstRow=*/5,
+                               {0.5, 1, false}, shardOut)
+                  .isOk());
+  std::vector<bool> shardMask;
+  for (double value : valuesOf(shardOut))
+    shardMask.push_back(value != 0);
+  EXPECT_EQ(shardMask, std::vector<bool>(mask.begin() + 80, mask.end()));
+
   // The gradient applies the same mask.
   Tensor ones(dtypeOf<TypeParam>(), {8, 16});
   std::fill_n(ones.template data<TypeParam>(), 128, TypeParam(1));
   Tensor dx = this->output();
-  ASSERT_TRUE(
-      kernels::dropoutGrad(ones, stepTensor(3), {0.5, 1, false}, dx).isOk());
+  ASSERT_TRUE(kernels::dropoutGrad(ones, stepTensor(3), /*firstRow=*/0,
+                                   {0.5, 1, false}, dx)
+                  .isOk());
   Values grads = valuesOf(dx);
   for (size_t i = 0; i < mask.size(); ++i)
     EXPECT_EQ(grads[i], mask[i] ? 1.0 : 0.0) << "element " << i;
@@ -94,20 +110,25 @@ TYPED_TEST(SamplingKernelsTest, DropoutAtProbabilityZeroAndOne) {
   Tensor x = this->random({4, 5});
   for (bool upscale : {false, true}) {
     Tensor out = this->output();
-    ASSERT_TRUE(
-        kernels::dropout(x, stepTensor(0), {0.0, 3, upscale}, out).isOk());
+    ASSERT_TRUE(kernels::dropout(x, stepTensor(0), /*firstRow=*/0,
+                                 {0.0, 3, upscale}, out)
+                    .isOk());
     this->expectNear(out, x.shape(), valuesOf(x));
-    ASSERT_TRUE(
-        kernels::dropout(x, stepTensor(0), {1.0, 3, upscale}, out).isOk());
+    ASSERT_TRUE(kernels::dropout(x, stepTensor(0), /*firstRow=*/0,
+                                 {1.0, 3, upscale}, out)
+                    .isOk());
     this->expectNear(out, x.shape(), Values(20, 0.0));
   }
   Tensor out = this->output();
-  EXPECT_EQ(kernels::dropout(x, stepTensor(0), {1.5, 3, false}, out).message(),
-            "dropout: dropout_prob 1.5 is outside [0, 1]");
   EXPECT_EQ(
-      kernels::dropout(x, this->random({}), {0.5, 3, false}, out).message(),
-      fmt::format("dropout: step has element type {}, expected i64",
-                  dtypeName(dtypeOf<TypeParam>())));
+      kernels::dropout(x, stepTensor(0), /*firstRow=*/0, {1.5, 3, false}, out)
+          .message(),
+      "dropout: dropout_prob 1.5 is outside [0, 1]");
+  EXPECT_EQ(kernels::dropout(x, this->random({}), /*firstRow=*/0,
+                             {0.5, 3, false}, out)
+                .message(),
+            fmt::format("dropout: step has element type {}, expected i64",
+                        dtypeName(dtypeOf<TypeParam>())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,7 +213,7 @@ TYPED_TEST(SamplingKernelsTest, NceMatchesPaddlesFormula) {
       kernels::NceSampling sampling{kNeg, kind, 17};
       Tensor cost = this->output();
       ASSERT_TRUE(kernels::nce(input, labelsTensor, weight, bias, stepTensor(8),
-                               sampling, cost)
+                               /*firstRow=*/0, sampling, cost)
                       .isOk());
       ClassSampler sampler(kind, kClasses, 17);
       this->expectNear(cost, {4},
@@ -203,6 +224,31 @@ TYPED_TEST(SamplingKernelsTest, NceMatchesPaddlesFormula) {
   }
 }
 
+TYPED_TEST(SamplingKernelsTest, NceShardsDrawTheNegativesOfTheWholeBatch) {
+  Tensor weight = this->random({40, 3}, -1, 1);
+  Tensor bias = this->random({40}, -1, 1);
+  Tensor input = this->random({6, 3}, -1, 1);
+  std::vector<int64_t> labels = {1, 7, 3, 39, 0, 12};
+  kernels::NceSampling sampling{4, ClassSampler::Kind::LogUniform, 5};
+  Tensor whole = this->output();
+  ASSERT_TRUE(kernels::nce(input, idTensor({6}, labels), weight, bias,
+                           stepTensor(2), /*firstRow=*/0, sampling, whole)
+                  .isOk());
+  // Rows [2, 6) as a trainer's shard.
+  Tensor rows(dtypeOf<TypeParam>(), {4, 3});
+  std::copy_n(input.template data<TypeParam>() + 2 * 3, 12,
+              rows.template data<TypeParam>());
+  Tensor shard = this->output();
+  ASSERT_TRUE(kernels::nce(rows, idTensor({4}, {3, 39, 0, 12}), weight, bias,
+                           stepTensor(2), /*firstRow=*/2, sampling, shard)
+                  .isOk());
+  Values wholeCosts = valuesOf(whole);
+  EXPECT_EQ(valuesOf(shard), Values(wholeCosts.begin() + 2, wholeCosts.end()));
+  EXPECT_FALSE(kernels::nce(rows, idTensor({4}, {3, 39, 0, 12}), weight, bias,
+                            stepTensor(2), /*firstRow=*/-1, sampling, shard)
+                   .isOk());
+}
+
 TYPED_TEST(SamplingKernelsTest, NceStaysFiniteForLargeLogitsAndDrawsPerStep) {
   Tensor weight = this->random({1000, 4}, -1, 1);
   Tensor bias = this->random({1000});
@@ -211,16 +257,16 @@ TYPED_TEST(SamplingKernelsTest, NceStaysFiniteForLargeLogitsAndDrawsPerStep) {
   Tensor labels = idTensor({8}, {1, 5, 9, 13, 500, 999, 0, 7});
   kernels::NceSampling sampling{10, ClassSampler::Kind::Uniform, 3};
   Tensor cost = this->output(), next = this->output();
-  ASSERT_TRUE(
-      kernels::nce(input, labels, weight, bias, stepTensor(1), sampling, cost)
-          .isOk());
+  ASSERT_TRUE(kernels::nce(input, labels, weight, bias, stepTensor(1),
+                           /*firstRow=*/0, sampling, cost)
+                  .isOk());
   for (double value : valuesOf(cost)) {
     EXPECT_TRUE(std::isfinite(value));
     EXPECT_GE(value, 0);
   }
-  ASSERT_TRUE(
-      kernels::nce(input, labels, weight, bias, stepTensor(2), sampling, next)
-          .isOk());
+  ASSERT_TRUE(kernels::nce(input, labels, weight, bias, stepTensor(2),
+                           /*firstRow=*/0, sampling, next)
+                  .isOk());
   EXPECT_NE(valuesOf(cost), valuesOf(next)) << "new negatives each step";
 }
 
@@ -232,7 +278,8 @@ TYPED_TEST(SamplingKernelsTest, NceErrors) {
   kernels::NceSampling sampling{2, ClassSampler::Kind::Uniform, 0};
   auto run = [&](const Tensor &labels, const Tensor &w,
                  const kernels::NceSampling &s) {
-    return kernels::nce(input, labels, w, bias, stepTensor(0), s, cost)
+    return kernels::nce(input, labels, w, bias, stepTensor(0), /*firstRow=*/0,
+                        s, cost)
         .message();
   };
   EXPECT_EQ(run(idTensor({2}, {1, 5}), weight, sampling),
