@@ -213,17 +213,22 @@ Status LocalJob::runTrainer(int index, const JobRunOptions &options,
       break;
     }
   int64_t step = 0;
-  // Records a failure the fleet has already reported to the other roles.
-  auto failed = [&](const Status &status) {
+  // Records a failure of this trainer and ends its log.
+  auto record = [&](const Status &status) {
     failures.record(status);
     log.finish(index, step - 1);
+  };
+  // A failure the fleet has already reported to the other roles.
+  auto failed = [&](const Status &status) {
+    record(status);
     return status;
   };
+  // A failure of this loop, which the other roles are yet to hear of.
   auto fail = [&](const Status &status) {
     Status named = status.withContext(
         step ? fmt::format("trainer {}: step {}", index, step)
              : fmt::format("trainer {}", index));
-    failed(named);
+    record(named);
     fleet.abortWorker(named);
     return named;
   };
