@@ -25,6 +25,10 @@ namespace fs = std::filesystem;
 
 /// The largest manifest read (a line per variable).
 static constexpr uint64_t kMaxManifestBytes = uint64_t(64) << 20;
+/// The most files a directory without a manifest may hold, and the largest
+/// variable file read from it.
+static constexpr size_t kMaxPaddleDirectoryFiles = size_t(1) << 20;
+static constexpr uint64_t kMaxVariableFileBytes = uint64_t(1) << 40;
 
 const char *openks::runtime::checkpointModeName(SyncMode mode) {
   switch (mode) {
@@ -308,9 +312,54 @@ static bool parseVariable(const std::vector<std::string> &fields,
   return true;
 }
 
+/// Lists the variables of `dir`, a directory without a manifest as Paddle's
+/// save_persistables writes it: every regular file whose name does not
+/// start with "__" (Paddle's `__model__`, `__params__`) must be a tensor
+/// file; its size and CRC-32C are taken as they are.
+static StatusOr<CheckpointInfo> readPaddleDirectory(const std::string &dir) {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end;
+       it.increment(error)) {
+    std::string name = it->path().filename().string();
+    if (name.rfind("__", 0) != 0 && it->is_regular_file(error))
+      names.push_back(std::move(name));
+    if (names.size() > kMaxPaddleDirectoryFiles)
+      return Status::invalidArgument("{}: more than {} files; not a "
+                                     "checkpoint",
+                                     dir, kMaxPaddleDirectoryFiles);
+  }
+  if (error)
+    return Status::error(StatusCode::IOError, "{}: cannot list it: {}", dir,
+                         error.message());
+  std::sort(names.begin(), names.end());
+  CheckpointInfo info;
+  info.mode = "paddle";
+  for (const std::string &name : names) {
+    std::string path = (fs::path(dir) / name).string();
+    StatusOr<std::string> bytes = readFile(path, kMaxVariableFileBytes);
+    if (!bytes)
+      return bytes.status();
+    StatusOr<TensorFileContents> contents = decodeTensorFile(*bytes, path);
+    if (!contents)
+      return contents.status().withContext(
+          fmt::format("{} has no {}, so it is read as Paddle's "
+                      "save_persistables output",
+                      dir, kCheckpointManifest));
+    info.variables.push_back({name, contents->tensor.dtype(),
+                              contents->tensor.shape(), bytes->size(),
+                              crc32c(*bytes)});
+  }
+  return info;
+}
+
 StatusOr<CheckpointInfo>
 openks::runtime::readCheckpointInfo(const std::string &dir) {
-  std::string path = (fs::path(normalize(dir)) / kCheckpointManifest).string();
+  std::string root = normalize(dir);
+  std::string path = (fs::path(root) / kCheckpointManifest).string();
+  std::error_code error;
+  if (!fs::exists(path, error) && fs::is_directory(root, error))
+    return readPaddleDirectory(root);
   StatusOr<std::string> text = readFile(path, kMaxManifestBytes);
   if (!text)
     return text.status();

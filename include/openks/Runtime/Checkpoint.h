@@ -25,7 +25,10 @@
 //
 // Saving writes a temporary sibling directory, flushes every file and the
 // directory, and swaps it into place (replaceDirectory), so a crash leaves
-// the previous checkpoint whole. Loading refuses a missing, truncated or
+// the previous checkpoint whole. A directory without a manifest is read as
+// the output of Paddle's save_persistables: its files (but `__model__` and
+// other names starting with "__") are its variables, step 0, mode "paddle",
+// without checksums to check. Loading refuses a missing, truncated or
 // damaged file, a checksum mismatch, and a variable whose element type or
 // shape is not the job's, each with an error naming the file.
 //
@@ -92,7 +95,8 @@ Status saveCheckpoint(const std::string &dir,
 /// Saves the variables of every server of `job` (their live stores).
 Status saveCheckpoint(const std::string &dir, const JobSpec &job, int64_t step);
 
-/// Reads and checks the manifest of the checkpoint `dir`.
+/// Reads and checks the manifest of the checkpoint `dir`; lists the tensor
+/// files of a directory without one (Paddle's save_persistables output).
 StatusOr<CheckpointInfo> readCheckpointInfo(const std::string &dir);
 
 /// Fills every parameter of `stores` with its rows of its origin's variable

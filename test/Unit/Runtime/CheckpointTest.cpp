@@ -196,6 +196,31 @@ TEST_F(CheckpointTest, LoadsIntoAnyLayout) {
   }
 }
 
+TEST_F(CheckpointTest, ReadsPaddlesDirectoriesWithoutAManifest) {
+  // Paddle's save_persistables writes the variable files alone, sometimes
+  // beside a __model__.
+  std::vector<ParameterStore> saved = saveTwoStores(5);
+  fs::remove(fs::path(dir_) / kCheckpointManifest);
+  std::ofstream(fs::path(dir_) / "__model__") << "not a tensor";
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(dir_);
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  EXPECT_EQ(info->mode, "paddle");
+  EXPECT_EQ(info->step, 0);
+  std::vector<std::string> names;
+  for (const CheckpointVariable &variable : info->variables)
+    names.push_back(variable.name);
+  EXPECT_EQ(names,
+            std::vector<std::string>({"beta_pow", "counter", "w", "w.moment"}));
+  std::vector<ParameterStore> loaded = makeLayout({1, 4});
+  ASSERT_TRUE(loadCheckpoint(dir_, pointers(loaded)).isOk());
+  expectSameValues(saved, loaded);
+
+  // A file that is not a tensor is refused, naming it.
+  std::ofstream(fs::path(dir_) / "notes.txt") << "hello";
+  expectLoadFails(StatusCode::DataLoss, "notes.txt",
+                  "read as Paddle's save_persistables output");
+}
+
 TEST_F(CheckpointTest, WritesOneFilePerVariableAndAManifest) {
   std::vector<ParameterStore> saved = saveTwoStores(3);
   StatusOr<CheckpointInfo> info = readCheckpointInfo(dir_);
@@ -311,7 +336,8 @@ TEST_F(CheckpointTest, RefusesMissingTruncatedAndDamagedFiles) {
   std::ofstream(manifest, std::ios::binary | std::ios::trunc)
       << text.substr(0, text.size() / 2);
   expectLoadFails(StatusCode::DataLoss, kCheckpointManifest, "truncated");
-  fs::remove(manifest);
+  // No directory at all (without a manifest, a directory is Paddle's).
+  fs::remove_all(dir_);
   expectLoadFails(StatusCode::NotFound, kCheckpointManifest, "cannot open");
 }
 
