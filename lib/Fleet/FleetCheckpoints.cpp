@@ -13,6 +13,8 @@
 
 #include "openks/Fleet/TranspilerFleet.h"
 
+#include "Diagnostics.h"
+
 #include "openks/Dialect/Paddle/IR/PaddleDialect.h"
 #include "openks/Dialect/Paddle/IR/PaddleOps.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
@@ -92,29 +94,27 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
   registry.insert<paddle::PaddleDialect>();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
-    llvm::raw_string_ostream(diagnostics) << "\n  " << diagnostic;
-    return success();
-  });
-  OwningOpRef<ModuleOp> forward =
-      parseSourceString<ModuleOp>(forward_, &context);
-  train::ProgramOp program;
-  if (forward)
-    for (auto candidate : forward->getOps<train::ProgramOp>())
-      program = candidate;
-  OwningOpRef<ModuleOp> converted =
-      program ? convertTrainToPaddle(program, TrainProgramPart::Main) : nullptr;
   std::string model;
-  llvm::raw_string_ostream os(model);
-  paddle::ProgramOp paddleProgram;
-  if (converted)
-    for (auto candidate : converted->getOps<paddle::ProgramOp>())
-      paddleProgram = candidate;
-  if (!paddleProgram || failed(exportPaddleProgram(paddleProgram, os)))
-    return Status::invalidArgument(
-        "cannot write {}/__model__, the forward program as a Paddle "
-        "ProgramDesc:{}",
-        dir, diagnostics);
+  OPENKS_RETURN_IF_ERROR(captureDiagnostics(
+      &context,
+      "cannot write the forward program as a Paddle ProgramDesc "
+      "(__model__):",
+      [&]() -> LogicalResult {
+        OwningOpRef<ModuleOp> forward =
+            parseSourceString<ModuleOp>(forward_, &context);
+        if (!forward)
+          return failure();
+        auto programs = forward->getOps<train::ProgramOp>();
+        if (programs.empty())
+          return emitError(forward->getLoc(), "the program has no "
+                                              "train.program");
+        OwningOpRef<ModuleOp> converted =
+            convertTrainToPaddle(*programs.begin(), TrainProgramPart::Main);
+        if (!converted)
+          return failure();
+        llvm::raw_string_ostream os(model);
+        return exportPaddleProgram(
+            *converted->getOps<paddle::ProgramOp>().begin(), os);
+      }));
   return writeFileAtomically(dir + "/__model__", model);
 }

@@ -6,12 +6,13 @@
 
 #include "openks/Fleet/TranspilerFleet.h"
 
+#include "Diagnostics.h"
+
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Fleet/PipelineOptions.h"
 #include "openks/Runtime/Loader/JobBuilder.h"
 #include "openks/Runtime/StepLog.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,24 +24,6 @@ using namespace mlir;
 using namespace openks;
 using namespace openks::fleet;
 using namespace openks::runtime;
-
-/// Runs `action`, turning the errors it reports on `context` into one
-/// Status whose message starts with `what` and lists each error with its
-/// location.
-static Status captureDiagnostics(MLIRContext *context, const char *what,
-                                 llvm::function_ref<LogicalResult()> action) {
-  std::string errors;
-  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
-    if (diagnostic.getSeverity() != DiagnosticSeverity::Error)
-      return success();
-    llvm::raw_string_ostream os(errors);
-    os << "\n  " << diagnostic.getLocation() << ": " << diagnostic;
-    return success();
-  });
-  if (succeeded(action()))
-    return Status::ok();
-  return Status::invalidArgument("{}{}", what, errors);
-}
 
 /// The transpiler's distributed optimizer: minimize, then transpile.
 class TranspilerFleet::Optimizer : public DistributedOptimizer {
