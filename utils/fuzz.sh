@@ -59,9 +59,13 @@ seed() {
           { print > (dir "/seed-" n "-" part ".mlir") }' ;;
     data)
       printf '\0001.0,2.0,0.5,1\n0.5,-1,2,0\n# comment\n\n3,3,3,2\n' > "$corpus/csv"
-      printf '\0011 3:0.5 7:1.0\n0 1:2 2:3 4:1\n1\n' > "$corpus/libsvm"
-      printf '\002seed=3,rows=50,classes=3' > "$corpus/synthetic"
-      printf '\005vocab=20,rows=9' > "$corpus/synthetic-ids" ;;
+      printf '\0111 3:0.5 7:1.0\n0 1:2 2:3 4:1\n1\n' > "$corpus/libsvm"
+      printf '\003seed=3,rows=50,classes=3' > "$corpus/synthetic"
+      printf '\017vocab=20,rows=9' > "$corpus/synthetic-ids"
+      printf '\0240.5,1,1|2|3,0\n2,-1,,1\n0,0,7,0\n' > "$corpus/csv-id-lists"
+      printf '\032a\tr\tb\nb\ts\tc\nc\tr\ta\n' > "$corpus/triples"
+      printf '\036negatives=2,seed=4,corrupt=tail\0000\t0\t1\n1\t1\t2\n' \
+        > "$corpus/triples-negatives" ;;
     paddle)
       local inputs="$root/test/Interop/Inputs"
       for program in "$inputs"/*.txtpb; do

@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The first byte picks a data source and a feed layout; the rest is the
-// file's contents (csv, libsvm) or the options of a synthetic spec. The
-// source is opened, sharded, and asked for a few batches. Errors are
+// The first byte picks a data source, a feed layout and a shard; the rest is
+// the file's contents (csv, libsvm), the options of a synthetic spec, or for
+// triples the options, a NUL and the file's contents. The source is opened,
+// sharded, and asked for a few batches. Errors are
 // expected; crashes, hangs and sanitizer reports are what the fuzzer looks
 // for.
 //
@@ -24,9 +25,10 @@ using namespace openks;
 using namespace openks::runtime;
 
 /// The feed layouts a step may have: csv-like (features, class or binary
-/// label) and libsvm-like (ids, optional values, label).
+/// label), libsvm-like (ids, optional values, label), csv with an id-list
+/// column, and triples (with and without negatives).
 static std::vector<FeedSpec> getLayout(unsigned choice) {
-  switch (choice % 5) {
+  switch (choice % 8) {
   case 0:
     return {{DType::F32, Shape{-1, 3}}, {DType::I64, Shape{-1}}};
   case 1:
@@ -37,8 +39,23 @@ static std::vector<FeedSpec> getLayout(unsigned choice) {
             {DType::I64, Shape{-1}}};
   case 3:
     return {{DType::I64, Shape{-1, 2}}, {DType::F32, Shape{-1, 1}}};
-  default:
+  case 4:
     return {{DType::F32, Shape{4, 3}}, {DType::I64, Shape{4}}};
+  case 5:
+    return {{DType::F32, Shape{-1, 2}},
+            {DType::I64, Shape{-1}},
+            {DType::I64, Shape{-1}},
+            {DType::I64, Shape{-1}}};
+  case 6:
+    return {{DType::I64, Shape{-1}},
+            {DType::I64, Shape{-1}},
+            {DType::I64, Shape{-1}}};
+  default:
+    return {{DType::I64, Shape{-1}},
+            {DType::I64, Shape{-1}},
+            {DType::I64, Shape{-1}},
+            {DType::I64, Shape{-1, 2}},
+            {DType::I64, Shape{-1, 2}}};
   }
 }
 
@@ -50,16 +67,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const std::string path =
       "/tmp/openks-fuzz-data-" + std::to_string(getpid());
 
-  std::string spec;
-  switch (choice % 3) {
-  case 0:
-  case 1: {
+  // Writes the file a file source reads.
+  auto writeFile = [&](const std::string &contents) {
     std::FILE *file = std::fopen(path.c_str(), "wb");
     if (!file)
-      return 0;
-    std::fwrite(body.data(), 1, body.size(), file);
+      return false;
+    std::fwrite(contents.data(), 1, contents.size(), file);
     std::fclose(file);
-    spec = (choice % 3 == 0 ? "csv:" : "libsvm:") + path;
+    return true;
+  };
+
+  std::string spec;
+  switch (choice % 4) {
+  case 0:
+  case 1:
+    if (!writeFile(body))
+      return 0;
+    spec = (choice % 4 == 0 ? "csv:" : "libsvm:") + path;
+    break;
+  case 2: {
+    size_t split = body.find('\0');
+    std::string options =
+        split == std::string::npos ? std::string() : body.substr(0, split);
+    if (!writeFile(split == std::string::npos ? body : body.substr(split + 1)))
+      return 0;
+    spec = "triples:" + path + (options.empty() ? "" : "," + options);
     break;
   }
   default:
@@ -67,7 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     break;
   }
 
-  std::vector<FeedSpec> layout = getLayout(choice / 3);
+  std::vector<FeedSpec> layout = getLayout(choice / 4);
   std::vector<Tensor> buffers;
   for (const FeedSpec &feed : layout)
     buffers.emplace_back(feed.dtype, Shape{0});
@@ -75,7 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (Tensor &buffer : buffers)
     feeds.push_back(&buffer);
 
-  Shard shard{static_cast<int>(choice / 15 % 2), 2};
+  Shard shard{static_cast<int>(choice / 32 % 2), 2};
   std::unique_ptr<DataSource> source;
   if (!openDataSource(spec, layout, shard, source).isOk())
     return 0;
