@@ -82,18 +82,14 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
                          "this fleet loaded a job transpiled ahead of time "
                          "(loadJob), not one it minimized");
 
-  // The parameters first: saveCheckpoint makes the directory whole or not
-  // at all, and the programs go in beside them.
-  OPENKS_RETURN_IF_ERROR(runtime::saveCheckpoint(
-      dir, *stores, checkpointModeName(job_->mode), worker_->steps()));
-  OPENKS_RETURN_IF_ERROR(
-      writeFileAtomically(dir + "/__model__.mlir", forward_));
-
+  // The forward program's parameters, and the program as Paddle's
+  // `__model__`.
   DialectRegistry registry;
   registerAllDialects(registry);
   registry.insert<paddle::PaddleDialect>();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  std::vector<std::string> parameters;
   std::string model;
   OPENKS_RETURN_IF_ERROR(captureDiagnostics(
       &context,
@@ -108,6 +104,8 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
         if (programs.empty())
           return emitError(forward->getLoc(), "the program has no "
                                               "train.program");
+        for (auto param : (*programs.begin()).getOps<train::ParamOp>())
+          parameters.push_back(param.getSymName().str());
         OwningOpRef<ModuleOp> converted =
             convertTrainToPaddle(*programs.begin(), TrainProgramPart::Main);
         if (!converted)
@@ -116,5 +114,16 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
         return exportPaddleProgram(
             *converted->getOps<paddle::ProgramOp>().begin(), os);
       }));
+
+  // Only those parameters, trained ones from the servers; the worker's
+  // copies, listed last, give the ones it alone holds (frozen parameters
+  // stay on the worker). The programs go in beside them once
+  // saveCheckpoint has made the directory whole.
+  stores->push_back(&worker_->store());
+  OPENKS_RETURN_IF_ERROR(runtime::saveCheckpoint(
+      dir, *stores, checkpointModeName(job_->mode), worker_->steps(),
+      parameters));
+  OPENKS_RETURN_IF_ERROR(
+      writeFileAtomically(dir + "/__model__.mlir", forward_));
   return writeFileAtomically(dir + "/__model__", model);
 }

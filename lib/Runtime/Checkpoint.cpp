@@ -16,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <sstream>
 
@@ -72,12 +73,6 @@ template <typename StoreT> struct VariableMap {
 
 } // namespace
 
-/// Returns whether `parameter` holds all of its origin.
-static bool isWhole(const Parameter &parameter) {
-  return parameter.rowBegin == 0 &&
-         parameter.value.shape() == parameter.wholeShape;
-}
-
 /// Checks that `parameter`'s value is rows of its whole shape.
 static Status checkRows(const Parameter &parameter) {
   const Shape &whole = parameter.wholeShape, &shape = parameter.value.shape();
@@ -113,8 +108,21 @@ static Status checkFileName(const std::string &name) {
   return Status::ok();
 }
 
+/// Returns how many rows from row 0 on `ranges` cover without a gap.
+static int64_t coveredRows(std::vector<std::pair<int64_t, int64_t>> &ranges) {
+  std::sort(ranges.begin(), ranges.end());
+  int64_t covered = 0;
+  for (auto [begin, end] : ranges) {
+    if (begin > covered)
+      break;
+    covered = std::max(covered, end);
+  }
+  return covered;
+}
+
 /// Assembles the whole value of the variable held by `holders`, reading
-/// each under its shared lock.
+/// each under its shared lock. A holder is read only while rows of the
+/// variable are missing, so the first holders win.
 static StatusOr<Tensor>
 gatherVariable(const std::string &name,
                const std::vector<Holder<const ParameterStore>> &holders) {
@@ -127,7 +135,6 @@ gatherVariable(const std::string &name,
   int64_t rows = shape.rank() ? shape[0] : 1;
   // The row ranges gathered, to find rows no store holds.
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  bool haveAll = false;
   for (const Holder<const ParameterStore> &holder : holders) {
     const Parameter &parameter = (*holder.store)[holder.id];
     if (parameter.value.dtype() != dtype || parameter.wholeShape != shape)
@@ -137,25 +144,17 @@ gatherVariable(const std::string &name,
                               dtypeName(parameter.value.dtype()),
                               parameter.wholeShape.str());
     OPENKS_RETURN_IF_ERROR(checkRows(parameter));
-    // Of a variable several stores hold whole, the first copy is saved.
-    if (haveAll)
+    if (coveredRows(ranges) >= rows)
       continue;
     auto [offset, bytes] = getRowBytes(parameter);
     std::shared_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
     std::memcpy(static_cast<char *>(whole->rawData()) + offset,
                 parameter.value.rawData(), bytes);
-    haveAll = isWhole(parameter);
     ranges.push_back(
         {parameter.rowBegin,
          parameter.rowBegin + (shape.rank() ? parameter.value.dim(0) : 1)});
   }
-  std::sort(ranges.begin(), ranges.end());
-  int64_t covered = 0;
-  for (auto [begin, end] : ranges) {
-    if (begin > covered)
-      break;
-    covered = std::max(covered, end);
-  }
+  int64_t covered = coveredRows(ranges);
   if (covered < rows)
     return Status::invalidArgument(
         "cannot save '{}': rows [{}, {}) of it are in none of the stores", name,
@@ -176,12 +175,23 @@ static std::string formatVariable(const CheckpointVariable &variable) {
 static Status
 writeCheckpointFiles(const std::string &temporary,
                      const std::vector<const ParameterStore *> &stores,
-                     const std::string &mode, int64_t step) {
+                     const std::string &mode, int64_t step,
+                     const std::vector<std::string> &selected) {
   VariableMap<const ParameterStore> variables(stores);
+  std::set<std::string> seen;
+  for (const std::string &name : selected) {
+    if (!variables.holders.count(name))
+      return Status::invalidArgument(
+          "cannot save the variable '{}': none of the stores holds it", name);
+    if (!seen.insert(name).second)
+      return Status::invalidArgument(
+          "cannot save the variable '{}' twice in one checkpoint", name);
+  }
   std::string manifest =
       fmt::format("openks-checkpoint\t{}\nstep\t{}\nmode\t{}\n",
                   kCheckpointFormatVersion, step, mode);
-  for (const std::string &name : variables.order) {
+  for (const std::string &name : selected.empty() ? variables.order
+                                                  : selected) {
     OPENKS_RETURN_IF_ERROR(checkFileName(name));
     StatusOr<Tensor> value = gatherVariable(name, variables.holders[name]);
     if (!value)
@@ -208,7 +218,8 @@ static std::string normalize(const std::string &dir) {
 
 Status openks::runtime::saveCheckpoint(
     const std::string &dir, const std::vector<const ParameterStore *> &stores,
-    const std::string &mode, int64_t step) {
+    const std::string &mode, int64_t step,
+    const std::vector<std::string> &variables) {
   std::string target = normalize(dir);
   if (target.empty())
     return Status::invalidArgument("a checkpoint needs a directory name");
@@ -224,7 +235,8 @@ Status openks::runtime::saveCheckpoint(
     return Status::error(StatusCode::IOError,
                          "cannot create the directory {}: {}", temporary,
                          error ? error.message() : "it exists");
-  Status status = writeCheckpointFiles(temporary, stores, mode, step);
+  Status status =
+      writeCheckpointFiles(temporary, stores, mode, step, variables);
   if (status.isOk())
     status = replaceDirectory(temporary, target);
   // After the swap, `temporary` holds the previous checkpoint.

@@ -82,16 +82,20 @@ struct CheckpointInfo {
 /// Returns the manifest's name of `mode`.
 const char *checkpointModeName(SyncMode mode);
 
-/// Saves the variables of `stores` (each variable gathered by origin and
-/// row offset over all of them; of a variable held whole by several stores,
-/// the first one's copy) as the checkpoint `dir`, replacing any checkpoint
-/// there. `mode` and `step` go into the manifest. Fails, leaving `dir` as
-/// it was, when a variable's rows are not all held, a name cannot be a file
-/// name, or a file cannot be written.
+/// Saves the variables of `stores` as the checkpoint `dir`, replacing any
+/// checkpoint there: each variable is gathered by origin and row offset,
+/// and a store's rows of it are read only while some are still missing, so
+/// the stores listed first win (of a variable held whole by several, the
+/// first one's copy is saved; a worker's whole copy listed after the
+/// servers fills in only variables no server holds). When `variables` is
+/// not empty, only those are saved, in that order, and each must be held.
+/// `mode` and `step` go into the manifest. Fails, leaving `dir` as it was,
+/// when a variable's rows are not all held, a name cannot be a file name,
+/// or a file cannot be written.
 Status saveCheckpoint(const std::string &dir,
                       const std::vector<const ParameterStore *> &stores,
-                      const std::string &mode, int64_t step);
-
+                      const std::string &mode, int64_t step,
+                      const std::vector<std::string> &variables = {});
 /// Saves the variables of every server of `job` (their live stores).
 Status saveCheckpoint(const std::string &dir, const JobSpec &job, int64_t step);
 

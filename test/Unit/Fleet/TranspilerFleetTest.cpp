@@ -225,6 +225,15 @@ TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
   EXPECT_EQ(info->mode, "sync");
   for (const char *file : {"__model__", "__model__.mlir", "__manifest__"})
     EXPECT_TRUE(std::filesystem::exists(inference + "/" + file)) << file;
+  // The inference model holds the forward program's parameters only: no
+  // optimizer state, no learning rate.
+  StatusOr<CheckpointInfo> model = readCheckpointInfo(inference);
+  ASSERT_TRUE(model.isOk()) << model.status().message();
+  std::vector<std::string> names;
+  for (const CheckpointVariable &variable : model->variables)
+    names.push_back(variable.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"w1", "b1", "w2", "row", "wc",
+                                             "s"}));
 
   // Three servers load it; the workers' startup pulls exactly those values.
   auto compare = [&](TranspilerFleet &fleet) -> Status {

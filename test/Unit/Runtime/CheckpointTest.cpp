@@ -376,4 +376,47 @@ TEST_F(CheckpointTest, RefusesRowsNoStoreHolds) {
   EXPECT_FALSE(fs::exists(dir_));
 }
 
+TEST_F(CheckpointTest, StoresListedFirstWinAndASelectionSavesOnlyIt) {
+  // The servers' blocks, then a worker's stale whole copy of `w` and a
+  // frozen variable only the worker holds.
+  std::vector<ParameterStore> stores = makeLayout({3});
+  fillValues(stores, 5);
+  std::vector<ParameterStore> worker(1);
+  addRows(worker[0], "w", "w", DType::F32, 0, kRows);
+  addRows(worker[0], "frozen", "frozen", DType::F32, 0, kRows);
+  fillValues(worker, 4);
+  stores.push_back(std::move(worker[0]));
+  Status status = saveCheckpoint(dir_, constPointers(stores), "sync", 5,
+                                 {"frozen", "w"});
+  ASSERT_TRUE(status.isOk()) << status.message();
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(dir_);
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  ASSERT_EQ(info->variables.size(), 2u);
+  EXPECT_EQ(info->variables[0].name, "frozen");
+  EXPECT_EQ(info->variables[1].name, "w");
+  EXPECT_FALSE(fs::exists(dir_ + "/w.moment"));
+
+  // `w` comes from the servers' blocks (step 5), not the worker (step 4).
+  std::vector<ParameterStore> loaded(1);
+  addRows(loaded[0], "w", "w", DType::F32, 0, kRows);
+  addRows(loaded[0], "frozen", "frozen", DType::F32, 0, kRows);
+  ASSERT_TRUE(loadCheckpoint(dir_, pointers(loaded)).isOk());
+  for (int64_t i = 0; i < 2 * kRows; ++i) {
+    EXPECT_EQ(loaded[0][0].value.data<float>()[i], 0.5f * i + 5) << i;
+    EXPECT_EQ(loaded[0][1].value.data<float>()[i], 0.5f * i + 4) << i;
+  }
+
+  for (const auto &[selection, message] :
+       {std::pair<std::vector<std::string>, std::string>{
+            {"w", "missing"}, "'missing': none of the stores holds it"},
+        {{"w", "w"}, "'w' twice"}}) {
+    Status refused =
+        saveCheckpoint(dir_, constPointers(stores), "sync", 6, selection);
+    ASSERT_FALSE(refused.isOk());
+    EXPECT_NE(refused.message().find(message), std::string::npos)
+        << refused.message();
+    EXPECT_EQ(readCheckpointInfo(dir_)->step, 5) << "the old one is kept";
+  }
+}
+
 } // namespace
