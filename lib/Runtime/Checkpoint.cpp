@@ -216,13 +216,43 @@ static std::string normalize(const std::string &dir) {
   return path;
 }
 
+/// Returns whether the directory `dir` holds a manifest, that is, a
+/// checkpoint, whole or damaged.
+static bool holdsManifest(const std::string &dir) {
+  std::ifstream manifest(fs::path(dir) / kCheckpointManifest,
+                         std::ios::binary);
+  std::string magic(std::strlen("openks-checkpoint\t"), '\0');
+  return manifest.read(magic.data(), magic.size()) &&
+         magic == "openks-checkpoint\t";
+}
+
+Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
+  std::string target = normalize(dir);
+  if (target.empty())
+    return Status::invalidArgument("a checkpoint needs a directory name");
+  std::error_code error;
+  fs::file_status status = fs::status(target, error);
+  if (!fs::exists(status))
+    return Status::ok();
+  if (!fs::is_directory(status))
+    return Status::invalidArgument(
+        "cannot save a checkpoint to {}: it exists and is not a directory",
+        target);
+  if (fs::is_empty(target, error) || holdsManifest(target))
+    return Status::ok();
+  return Status::invalidArgument(
+      "cannot save a checkpoint to {}: saving replaces the directory, and "
+      "this one holds files but no checkpoint (no {}); remove it or choose "
+      "another directory",
+      target, kCheckpointManifest);
+}
+
 Status openks::runtime::saveCheckpoint(
     const std::string &dir, const std::vector<const ParameterStore *> &stores,
     const std::string &mode, int64_t step,
     const std::vector<std::string> &variables) {
+  OPENKS_RETURN_IF_ERROR(checkCheckpointTarget(dir));
   std::string target = normalize(dir);
-  if (target.empty())
-    return Status::invalidArgument("a checkpoint needs a directory name");
   // A sibling, so that the final rename stays within one file system; a
   // leftover of a crashed save is removed first.
   std::string temporary = target + ".saving";

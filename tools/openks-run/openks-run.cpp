@@ -21,6 +21,7 @@
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
+#include "openks/Runtime/Checkpoint.h"
 #include "openks/Support/InputGuard.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -369,6 +370,13 @@ static FailureOr<RunSettings> getRunSettings() {
                        : std::string("--save-every needs --save-dir"));
     return failure();
   }
+  // Before training, not after it.
+  if (!saveDir.empty())
+    if (Status target = runtime::checkCheckpointTarget(saveDir);
+        !target.isOk()) {
+      fail("--save-dir: " + target.message());
+      return failure();
+    }
   RunSettings settings;
   settings.steps = numSteps;
   settings.batchSize = batchSize;

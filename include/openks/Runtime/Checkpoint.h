@@ -25,7 +25,8 @@
 //
 // Saving writes a temporary sibling directory, flushes every file and the
 // directory, and swaps it into place (replaceDirectory), so a crash leaves
-// the previous checkpoint whole. A directory without a manifest is read as
+// the previous checkpoint whole; it replaces only a checkpoint or an empty
+// directory, never other files. A directory without a manifest is read as
 // the output of Paddle's save_persistables: its files (but `__model__` and
 // other names starting with "__") are its variables, step 0, mode "paddle",
 // without checksums to check. Loading refuses a missing, truncated or
@@ -82,16 +83,24 @@ struct CheckpointInfo {
 /// Returns the manifest's name of `mode`.
 const char *checkpointModeName(SyncMode mode);
 
-/// Saves the variables of `stores` as the checkpoint `dir`, replacing any
-/// checkpoint there: each variable is gathered by origin and row offset,
-/// and a store's rows of it are read only while some are still missing, so
-/// the stores listed first win (of a variable held whole by several, the
-/// first one's copy is saved; a worker's whole copy listed after the
-/// servers fills in only variables no server holds). When `variables` is
-/// not empty, only those are saved, in that order, and each must be held.
-/// `mode` and `step` go into the manifest. Fails, leaving `dir` as it was,
-/// when a variable's rows are not all held, a name cannot be a file name,
-/// or a file cannot be written.
+/// Checks that a checkpoint may be saved as `dir`: a name that is not in
+/// use, an empty directory, or a directory holding a checkpoint (its
+/// manifest), which the save replaces. Anything else (a file, a directory
+/// of other files) is refused, so that saving never deletes what is not a
+/// checkpoint. Tools call it before training as well, to fail early.
+Status checkCheckpointTarget(const std::string &dir);
+
+/// Saves the variables of `stores` as the checkpoint `dir`, replacing the
+/// checkpoint there (see checkCheckpointTarget): each variable is gathered
+/// by origin and row offset, and a store's rows of it are read only while
+/// some are still missing, so the stores listed first win (of a variable
+/// held whole by several, the first one's copy is saved; a worker's whole
+/// copy listed after the servers fills in only variables no server holds).
+/// When `variables` is not empty, only those are saved, in that order, and
+/// each must be held. `mode` and `step` go into the manifest. Fails,
+/// leaving `dir` as it was, when `dir` may not be replaced, a variable's
+/// rows are not all held, a name cannot be a file name, or a file cannot
+/// be written.
 Status saveCheckpoint(const std::string &dir,
                       const std::vector<const ParameterStore *> &stores,
                       const std::string &mode, int64_t step,

@@ -303,6 +303,36 @@ TEST_F(CheckpointTest, AFailedSaveLeavesThePreviousCheckpoint) {
   EXPECT_FALSE(fs::exists(dir_ + ".saving"));
 }
 
+TEST_F(CheckpointTest, ReplacesOnlyACheckpointOrAnEmptyDirectory) {
+  // A directory of other files and a file are refused and left whole.
+  fs::create_directory(dir_);
+  std::ofstream(dir_ + "/notes.txt") << "precious";
+  std::ofstream(dir_ + "/" + kCheckpointManifest) << "not ours";
+  std::string file = (scratch_ / "file").string();
+  std::ofstream(file) << "precious";
+  std::vector<ParameterStore> stores = makeLayout({3});
+  for (const auto &[target, message] :
+       {std::pair<std::string, std::string>{dir_, "holds files but no "
+                                                  "checkpoint"},
+        {file + "/", "exists and is not a directory"}}) {
+    Status refused = saveCheckpoint(target, constPointers(stores), "sync", 1);
+    ASSERT_FALSE(refused.isOk()) << target;
+    EXPECT_EQ(refused.code(), StatusCode::InvalidArgument);
+    EXPECT_NE(refused.message().find(message), std::string::npos)
+        << refused.message();
+  }
+  EXPECT_TRUE(fs::exists(dir_ + "/notes.txt"));
+  EXPECT_EQ(fs::file_size(file), 8u);
+
+  // An empty directory, then the checkpoint saved in it, are replaced.
+  fs::remove_all(dir_);
+  fs::create_directory(dir_);
+  EXPECT_TRUE(checkCheckpointTarget(dir_).isOk());
+  saveTwoStores(1);
+  saveTwoStores(2);
+  EXPECT_EQ(readCheckpointInfo(dir_)->step, 2);
+}
+
 TEST_F(CheckpointTest, RefusesMissingTruncatedAndDamagedFiles) {
   saveTwoStores(5);
   fs::path w = fs::path(dir_) / "w";
