@@ -136,6 +136,9 @@ gatherVariable(const std::string &name,
   // The row ranges gathered, to find rows no store holds.
   std::vector<std::pair<int64_t, int64_t>> ranges;
   for (const Holder<const ParameterStore> &holder : holders) {
+    // Writers resize the value in place (to the same shape), so even its
+    // shape is read under the lock.
+    std::shared_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
     const Parameter &parameter = (*holder.store)[holder.id];
     if (parameter.value.dtype() != dtype || parameter.wholeShape != shape)
       return Status::internal("the parts of '{}' disagree: {} of {} and {} "
@@ -147,7 +150,6 @@ gatherVariable(const std::string &name,
     if (coveredRows(ranges) >= rows)
       continue;
     auto [offset, bytes] = getRowBytes(parameter);
-    std::shared_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
     std::memcpy(static_cast<char *>(whole->rawData()) + offset,
                 parameter.value.rawData(), bytes);
     ranges.push_back(
@@ -508,6 +510,7 @@ openks::runtime::loadCheckpoint(const std::string &dir,
                               path, name);
     const CheckpointVariable &variable = *found->second;
     for (Holder<ParameterStore> &holder : holders) {
+      std::shared_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
       const Parameter &parameter = (*holder.store)[holder.id];
       if (parameter.value.dtype() != variable.dtype ||
           parameter.wholeShape != variable.shape)
@@ -521,9 +524,9 @@ openks::runtime::loadCheckpoint(const std::string &dir,
     if (!value)
       return value.status();
     for (Holder<ParameterStore> &holder : holders) {
+      std::unique_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
       Parameter &parameter = (*holder.store)[holder.id];
       auto [offset, bytes] = getRowBytes(parameter);
-      std::unique_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
       std::memcpy(parameter.value.rawData(),
                   static_cast<const char *>(value->rawData()) + offset, bytes);
     }

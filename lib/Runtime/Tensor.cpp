@@ -142,6 +142,10 @@ void Tensor::reserve(int64_t numel) {
 }
 
 void Tensor::resize(const Shape &shape) {
+  // Writing the same shape is skipped: a parameter's value is resized by
+  // every write, while other threads read its shape.
+  if (shape == shape_ && capacity_ >= shape.numel())
+    return;
   reserve(shape.numel());
   shape_ = shape;
 }

@@ -112,7 +112,8 @@ public:
   static StatusOr<Tensor> allocate(DType dtype, const Shape &shape);
 
   /// Sets the shape. Within the capacity this never allocates; beyond it the
-  /// buffer grows (and its contents are not kept).
+  /// buffer grows (and its contents are not kept). The same shape writes
+  /// nothing.
   void resize(const Shape &shape);
   /// Grows the capacity to at least `numel` elements (contents not kept), or
   /// fails with ResourceExhausted.
