@@ -93,13 +93,21 @@ public:
 
   /// Returns whether every difference was within the tolerance.
   bool passed() const { return worst_.relative <= tolerance_; }
-  /// Returns the verdict over `steps` steps.
+  /// Returns the verdict over `steps` steps; a failed one says how
+  /// rounding alone can exceed the tolerance.
   std::string describe(int64_t steps) const {
-    return fmt::format(
+    std::string verdict = fmt::format(
         "{} single-process training in each of {} steps: largest relative "
         "difference {:.3g} ({} after step {}), tolerance {:.3g}",
         passed() ? "matches" : "differs from", steps, worst_.relative,
         worst_.name, worstStep_, tolerance_);
+    if (!passed())
+      verdict += " (adaptive optimizers such as adam and adagrad magnify "
+                 "the f32 rounding of gradients that nearly cancel, by up "
+                 "to lr / epsilon: a difference of that kind needs f64 "
+                 "parameters or a --verify-tolerance that accepts it; see "
+                 "docs/Runtime.md)";
+    return verdict;
   }
 
 private:
