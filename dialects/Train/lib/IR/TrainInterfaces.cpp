@@ -103,23 +103,33 @@ LogicalResult openks::train::detail::verifyBoundedTensors(Operation *op) {
 }
 
 LogicalResult openks::train::detail::verifyFiniteFloatAttrs(Operation *op) {
-  for (NamedAttribute attribute : op->getAttrs()) {
-    auto report = [&](double value) {
+  auto check = [&](StringAttr name, Attribute value) -> LogicalResult {
+    auto report = [&](double number) {
       return op->emitOpError("attribute '")
-             << attribute.getName().getValue() << "' must be finite, got "
-             << (std::isnan(value) ? "nan"
-                 : value > 0       ? "inf"
-                                   : "-inf");
+             << name.getValue() << "' must be finite, got "
+             << (std::isnan(number) ? "nan"
+                 : number > 0       ? "inf"
+                                    : "-inf");
     };
-    if (auto number = dyn_cast<FloatAttr>(attribute.getValue())) {
+    if (auto number = dyn_cast<FloatAttr>(value)) {
       if (!number.getValue().isFinite())
         return report(number.getValueAsDouble());
-    } else if (auto array = dyn_cast<DenseF64ArrayAttr>(attribute.getValue())) {
-      for (double value : array.asArrayRef())
-        if (!std::isfinite(value))
-          return report(value);
+    } else if (auto array = dyn_cast<DenseF64ArrayAttr>(value)) {
+      for (double number : array.asArrayRef())
+        if (!std::isfinite(number))
+          return report(number);
     }
-  }
+    return success();
+  };
+  // Inherent attributes one by one: getAttrs() would build a dictionary of
+  // the op's properties for every op verified.
+  for (StringAttr name : op->getName().getAttributeNames())
+    if (std::optional<Attribute> value = op->getInherentAttr(name);
+        value && *value && failed(check(name, *value)))
+      return failure();
+  for (NamedAttribute attribute : op->getDiscardableAttrs())
+    if (failed(check(attribute.getName(), attribute.getValue())))
+      return failure();
   return success();
 }
 
