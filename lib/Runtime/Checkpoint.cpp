@@ -19,10 +19,14 @@
 #include <set>
 #include <shared_mutex>
 #include <sstream>
+#include <string_view>
 
 using namespace openks;
 using namespace openks::runtime;
 namespace fs = std::filesystem;
+
+/// The first field of a manifest's first line.
+static constexpr std::string_view kManifestMagic = "openks-checkpoint";
 
 /// The largest manifest read (a line per variable).
 static constexpr uint64_t kMaxManifestBytes = uint64_t(64) << 20;
@@ -190,7 +194,7 @@ writeCheckpointFiles(const std::string &temporary,
           "cannot save the variable '{}' twice in one checkpoint", name);
   }
   std::string manifest =
-      fmt::format("openks-checkpoint\t{}\nstep\t{}\nmode\t{}\n",
+      fmt::format("{}\t{}\nstep\t{}\nmode\t{}\n", kManifestMagic,
                   kCheckpointFormatVersion, step, mode);
   for (const std::string &name : selected.empty() ? variables.order
                                                   : selected) {
@@ -223,9 +227,9 @@ static std::string normalize(const std::string &dir) {
 static bool holdsManifest(const std::string &dir) {
   std::ifstream manifest(fs::path(dir) / kCheckpointManifest,
                          std::ios::binary);
-  std::string magic(std::strlen("openks-checkpoint\t"), '\0');
-  return manifest.read(magic.data(), magic.size()) &&
-         magic == "openks-checkpoint\t";
+  std::string first(kManifestMagic.size() + 1, '\0');
+  return manifest.read(first.data(), first.size()) &&
+         first == std::string(kManifestMagic) + "\t";
 }
 
 Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
@@ -430,7 +434,7 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
     std::vector<std::string> fields = splitFields(line);
     if (number == 1) {
       int64_t version = 0;
-      if (fields.size() != 2 || fields[0] != "openks-checkpoint" ||
+      if (fields.size() != 2 || fields[0] != kManifestMagic ||
           !parseCount(fields[1], 1 << 20, version))
         return damaged(number, "expected 'openks-checkpoint<TAB>VERSION'");
       if (version != kCheckpointFormatVersion)

@@ -105,6 +105,7 @@ Status saveCheckpoint(const std::string &dir,
                       const std::vector<const ParameterStore *> &stores,
                       const std::string &mode, int64_t step,
                       const std::vector<std::string> &variables = {});
+
 /// Saves the variables of every server of `job` (their live stores).
 Status saveCheckpoint(const std::string &dir, const JobSpec &job, int64_t step);
 
