@@ -6,6 +6,8 @@
 
 #include "openks/Runtime/Communication.h"
 
+#include <cmath>
+
 using namespace openks;
 using namespace openks::runtime;
 
@@ -39,9 +41,9 @@ Status kernels::send(const CommunicationContext *context, BlockAddress to,
 Status kernels::recv(const CommunicationContext *context, BlockAddress from,
                      Tensor &out) {
   OPENKS_RETURN_IF_ERROR(checkContext(context));
-  OPENKS_RETURN_IF_ERROR(context->transport->pull(
-      from.server, from.block, out, context->trainer,
-      Deadline::after(context->timeout)));
+  OPENKS_RETURN_IF_ERROR(
+      context->transport->pull(from.server, from.block, out, context->trainer,
+                               Deadline::after(context->timeout)));
   if (context->stats) {
     context->stats->bytesPulled += bytesOf(out);
     ++context->stats->pulls;
@@ -72,7 +74,29 @@ Status kernels::sendBarrier(const CommunicationContext *context,
 Status kernels::fetchBarrier(const CommunicationContext *context,
                              const std::vector<int> &servers) {
   return passBarriers(context, servers, [&](int server, Deadline deadline) {
-    return context->transport->fetchBarrier(server, context->trainer,
-                                            deadline);
+    return context->transport->fetchBarrier(server, context->trainer, deadline);
   });
+}
+
+Status kernels::reduceNorm(const CommunicationContext *context,
+                           const std::vector<NormAddress> &copies) {
+  OPENKS_RETURN_IF_ERROR(checkContext(context));
+  // The shares wait for the slowest trainer's gradients, as a barrier does.
+  auto start = std::chrono::steady_clock::now();
+  double squares = 0;
+  for (NormAddress copy : copies) {
+    double share = 0;
+    OPENKS_RETURN_IF_ERROR(context->transport->normShare(
+        copy.server, copy.norm, share, context->trainer,
+        Deadline::after(context->timeout)));
+    squares += share;
+  }
+  double norm = std::sqrt(squares);
+  for (NormAddress copy : copies)
+    OPENKS_RETURN_IF_ERROR(context->transport->giveNorm(
+        copy.server, copy.norm, norm, context->trainer,
+        Deadline::after(context->timeout)));
+  if (context->stats)
+    context->stats->barrierWait += std::chrono::steady_clock::now() - start;
+  return Status::ok();
 }

@@ -50,9 +50,8 @@ private:
 
 } // namespace
 
-StatusOr<Executor>
-Executor::create(const Plan &plan, ParameterStore &store,
-                 const CommunicationContext *communication) {
+StatusOr<Executor> Executor::create(const Plan &plan, ParameterStore &store,
+                                    const CommunicationContext *communication) {
   assert(plan.numParameters() == store.size() &&
          "the store does not have the parameters of the plan");
   Executor executor(plan, store);
@@ -69,8 +68,8 @@ Executor::create(const Plan &plan, ParameterStore &store,
       continue;
     }
     StatusOr<Tensor> buffer = Tensor::allocate(slot.dtype, Shape{0});
-    Status reserved = buffer ? buffer->tryReserve(slot.capacity)
-                             : buffer.status();
+    Status reserved =
+        buffer ? buffer->tryReserve(slot.capacity) : buffer.status();
     if (!reserved.isOk())
       return reserved.withContext(
           fmt::format("allocating slot {} of a plan", id));
@@ -93,10 +92,18 @@ Executor::create(const Plan &plan, ParameterStore &store,
   return executor;
 }
 
-Status Executor::run() {
+Status Executor::run() { return runRange(0, kernels_.size()); }
+
+Status Executor::runStage(size_t stage) {
+  assert(stage < plan_->numStages() && "no such stage");
+  auto [begin, end] = plan_->getStage(stage);
+  return runRange(begin, end);
+}
+
+Status Executor::runRange(size_t begin, size_t end) {
   ParameterLocks locks(*plan_, *store_);
   const std::vector<Plan::Instruction> &instructions = plan_->instructions();
-  for (size_t i = 0, e = kernels_.size(); i < e; ++i) {
+  for (size_t i = begin; i < end; ++i) {
     Status status = kernels_[i]();
     if (!status.isOk())
       return status.withContext(instructions[i].where);

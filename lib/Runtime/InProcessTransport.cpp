@@ -48,6 +48,22 @@ Status InProcessTransport::fetchBarrier(int server, int trainer,
   return (*target)->fetchBarrier(trainer, deadline);
 }
 
+Status InProcessTransport::normShare(int server, int norm, double &share,
+                                     int trainer, Deadline deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->normShare(norm, share, trainer, deadline);
+}
+
+Status InProcessTransport::giveNorm(int server, int norm, double value,
+                                    int trainer, Deadline deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->giveNorm(norm, value, trainer, deadline);
+}
+
 Status InProcessTransport::complete(int server, int trainer, Deadline) {
   StatusOr<ParameterServer *> target = getServer(server);
   if (!target)

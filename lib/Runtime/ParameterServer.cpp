@@ -14,12 +14,34 @@
 #include "openks/Runtime/ParameterServer.h"
 #include "openks/Runtime/Kernels.h"
 
+#include <algorithm>
+#include <cstring>
 #include <fmt/format.h>
 
 using namespace openks;
 using namespace openks::runtime;
 
 ServerProgram::~ServerProgram() = default;
+
+std::string_view ServerProgram::normName(int) const { return {}; }
+
+std::optional<int> ServerProgram::clipNorm(int) const { return std::nullopt; }
+
+/// The error of a program asked to run in two parts an update that does not
+/// clip by a shared norm.
+static Status noClip(const ServerProgram &program, int block) {
+  return Status::error(StatusCode::FailedPrecondition,
+                       "the update of block {} clips by no shared norm",
+                       program.blockName(block));
+}
+
+Status ServerProgram::beginUpdate(int block, Tensor &, double &) {
+  return noClip(*this, block);
+}
+
+Status ServerProgram::endUpdate(int block, double) {
+  return noClip(*this, block);
+}
 
 ParameterServer::ParameterServer(ServerConfig config, ServerProgram &program)
     : config_(std::move(config)), program_(program),
@@ -28,6 +50,10 @@ ParameterServer::ParameterServer(ServerConfig config, ServerProgram &program)
       sentBarrier_(config_.trainers, false), fetched_(config_.trainers, false),
       phaseStart_(Deadline::Clock::now()), received_(program.numBlocks()),
       pushedBy_(program.numBlocks(), std::vector<bool>(config_.trainers)),
+      shares_(program.numNorms()),
+      givenNorms_(config_.trainers,
+                  std::vector<std::optional<double>>(program.numNorms())),
+      norms_(program.numNorms()), begun_(program.numBlocks()),
       blockLocks_(program.numBlocks()) {}
 
 int ParameterServer::numLive() const {
@@ -85,7 +111,7 @@ Status ParameterServer::waitFor(std::unique_lock<std::mutex> &lock,
     if (failIfStalled(Deadline::Clock::now()))
       break;
     return Status::error(StatusCode::DeadlineExceeded, "{}: {} for {} ms",
-                           config_.name, what(), deadline.timeout().count());
+                         config_.name, what(), deadline.timeout().count());
   }
   return failure_;
 }
@@ -101,6 +127,14 @@ void ParameterServer::advance() {
   };
   if (phase_ == Phase::Receiving && numLive() > 0 && allPassed(sentBarrier_)) {
     phase_ = Phase::Updating;
+    changed_.notify_all();
+  } else if (phase_ == Phase::Reducing && numLive() > 0 && [&] {
+               for (int trainer = 0; trainer < config_.trainers; ++trainer)
+                 if (live_[trainer] && !gaveAllNorms(trainer))
+                   return false;
+               return true;
+             }()) {
+    phase_ = Phase::Finishing;
     changed_.notify_all();
   } else if (phase_ == Phase::Serving && allPassed(fetched_)) {
     // The next step opens.
@@ -222,8 +256,77 @@ Status ParameterServer::pull(int block, Tensor &out, int trainer,
   return program_.read(block, out);
 }
 
-Status ParameterServer::passBarrier(int trainer, Deadline deadline,
-                                    Phase phase, std::vector<bool> &passed) {
+bool ParameterServer::gaveAllNorms(int trainer) const {
+  for (const std::optional<double> &norm : givenNorms_[trainer])
+    if (!norm)
+      return false;
+  return true;
+}
+
+Status ParameterServer::checkNorm(int norm, int trainer) const {
+  if (config_.mode != SyncMode::Sync)
+    return Status::invalidArgument(
+        "{}: trainer {} asked for a norm, which only sync servers share",
+        config_.name, trainer);
+  if (norm < 0 || norm >= program_.numNorms())
+    return Status::invalidArgument("{}: there is no norm {} (it shares {})",
+                                   config_.name, norm, program_.numNorms());
+  return Status::ok();
+}
+
+Status ParameterServer::normShare(int norm, double &share, int trainer,
+                                  Deadline deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  OPENKS_RETURN_IF_ERROR(admit(trainer));
+  OPENKS_RETURN_IF_ERROR(checkNorm(norm, trainer));
+  OPENKS_RETURN_IF_ERROR(waitFor(
+      lock, deadline,
+      [&] {
+        return fmt::format("trainer {} waited for the gradients of step {} "
+                           "({} yet to reach the send barrier)",
+                           trainer, step_, listWaiting(sentBarrier_));
+      },
+      [&] {
+        return phase_ == Phase::Reducing && !givenNorms_[trainer][norm];
+      }));
+  share = shares_[norm];
+  return Status::ok();
+}
+
+Status ParameterServer::giveNorm(int norm, double value, int trainer,
+                                 Deadline deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  OPENKS_RETURN_IF_ERROR(admit(trainer));
+  OPENKS_RETURN_IF_ERROR(checkNorm(norm, trainer));
+  OPENKS_RETURN_IF_ERROR(waitFor(
+      lock, deadline,
+      [&] {
+        return fmt::format("trainer {} waited to give the norm {} of step {}",
+                           trainer, program_.normName(norm), step_);
+      },
+      [&] {
+        return phase_ == Phase::Reducing && !givenNorms_[trainer][norm];
+      }));
+  // Every trainer adds the same shares in the same order: a trainer that
+  // computes another value has not run the same step.
+  if (!norms_[norm]) {
+    norms_[norm] = value;
+  } else if (std::memcmp(&*norms_[norm], &value, sizeof value) != 0) {
+    fail(Status::error(
+        StatusCode::Internal,
+        "{}: trainers disagree on the norm {} of step {}: trainer {} gives "
+        "{}, another gave {}",
+        config_.name, program_.normName(norm), step_, trainer, value,
+        *norms_[norm]));
+    return failure_;
+  }
+  givenNorms_[trainer][norm] = value;
+  advance();
+  return Status::ok();
+}
+
+Status ParameterServer::passBarrier(int trainer, Deadline deadline, Phase phase,
+                                    std::vector<bool> &passed) {
   std::unique_lock<std::mutex> lock(mutex_);
   OPENKS_RETURN_IF_ERROR(admit(trainer));
   if (config_.mode != SyncMode::Sync)
@@ -289,9 +392,37 @@ Status ParameterServer::applyStep() {
     if (contributors < config_.trainers)
       OPENKS_RETURN_IF_ERROR(kernels::scale(
           *sum, static_cast<double>(config_.trainers) / contributors, *sum));
-    OPENKS_RETURN_IF_ERROR(program_.update(block, *sum));
+    std::optional<int> norm = program_.clipNorm(block);
+    if (!norm) {
+      OPENKS_RETURN_IF_ERROR(program_.update(block, *sum));
+      continue;
+    }
+    // Shares add up in block order, so that runs are reproducible.
+    double squares = 0;
+    OPENKS_RETURN_IF_ERROR(program_.beginUpdate(block, *sum, squares));
+    shares_[*norm] += squares;
+    begun_[block] = true;
   }
   return Status::ok();
+}
+
+Status ParameterServer::finishClippedUpdates() {
+  for (int block = 0; block < program_.numBlocks(); ++block) {
+    if (!begun_[block])
+      continue;
+    std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
+    OPENKS_RETURN_IF_ERROR(
+        program_.endUpdate(block, *norms_[*program_.clipNorm(block)]));
+  }
+  return Status::ok();
+}
+
+void ParameterServer::startServing() {
+  ++stats_.steps;
+  phase_ = Phase::Serving;
+  phaseStart_ = Deadline::Clock::now();
+  advance();
+  changed_.notify_all();
 }
 
 std::string ParameterServer::listSilent(Deadline::Clock::time_point now) const {
@@ -310,12 +441,23 @@ bool ParameterServer::failIfStalled(Deadline::Clock::time_point now) {
     if (silent.empty())
       return false;
     fail(Status::error(StatusCode::DeadlineExceeded,
-                       "{}: {} sent nothing for {} ms", config_.name,
-                       silent, config_.timeout.count()));
+                       "{}: {} sent nothing for {} ms", config_.name, silent,
+                       config_.timeout.count()));
     return true;
   }
-  if (phase_ == Phase::Updating || now - phaseStart_ < config_.timeout)
+  if (phase_ == Phase::Updating || phase_ == Phase::Finishing ||
+      now - phaseStart_ < config_.timeout)
     return false;
+  if (phase_ == Phase::Reducing) {
+    std::vector<bool> gave(config_.trainers);
+    for (int trainer = 0; trainer < config_.trainers; ++trainer)
+      gave[trainer] = gaveAllNorms(trainer);
+    fail(Status::error(StatusCode::DeadlineExceeded,
+                       "{}: {} did not give the norms of step {} within {} ms",
+                       config_.name, listWaiting(gave), step_,
+                       config_.timeout.count()));
+    return true;
+  }
   bool receiving = phase_ == Phase::Receiving;
   fail(Status::error(
       StatusCode::DeadlineExceeded,
@@ -338,16 +480,24 @@ Status ParameterServer::serve() {
       changed_.wait_for(lock, config_.timeout / 4);
       continue;
     }
-    if (phase_ == Phase::Updating) {
+    if (phase_ == Phase::Updating || phase_ == Phase::Finishing) {
+      bool finishing = phase_ == Phase::Finishing;
       lock.unlock();
-      Status status = applyStep();
+      Status status = finishing ? finishClippedUpdates() : applyStep();
       lock.lock();
       if (!status.isOk()) {
         fail(status.withContext(config_.name));
         continue;
       }
-      ++stats_.steps;
-      phase_ = Phase::Serving;
+      if (finishing || program_.numNorms() == 0) {
+        startServing();
+        continue;
+      }
+      // The updates that clip wait for the trainers' norms.
+      for (std::vector<std::optional<double>> &given : givenNorms_)
+        std::fill(given.begin(), given.end(), std::nullopt);
+      std::fill(norms_.begin(), norms_.end(), std::nullopt);
+      phase_ = Phase::Reducing;
       phaseStart_ = Deadline::Clock::now();
       advance();
       changed_.notify_all();

@@ -114,5 +114,6 @@ Plan Plan::Builder::build() && {
       accesses.end());
 
   plan_.numParameters_ = store_.size();
+  endStage();
   return std::move(plan_);
 }

@@ -38,24 +38,57 @@ DType ServerRole::dtype(int block) const { return dtypes_[block]; }
 
 const Shape &ServerRole::shape(int block) const { return shapes_[block]; }
 
-Status ServerRole::update(int block, Tensor &received) {
+StatusOr<Executor *> ServerRole::startUpdate(int block) {
   const ServerBlockSpec &target = spec_.blocks[block];
   if (!target.update)
-    return Status::invalidArgument("block {} has no update",
-                                   blockName(block));
+    return Status::invalidArgument("block {} has no update", blockName(block));
   int64_t count = ++updateCount_;
   if (faultAt_ && count == *faultAt_)
     return Status::error(StatusCode::Internal,
                          "injected fault in update {} (block {})", count,
                          blockName(block));
-  Executor &executor = updates_[*target.update];
-  // The executor's input buffer and the received one change hands.
-  std::swap(*executor.inputs().front(), received);
+  return &updates_[*target.update];
+}
+
+Status ServerRole::runUpdate(int block, Executor &executor,
+                             std::optional<size_t> stage) {
   // Every push runs an update: the context is formatted only on failure.
-  if (Status status = executor.run(); !status.isOk())
+  if (Status status = stage ? executor.runStage(*stage) : executor.run();
+      !status.isOk())
     return status.withContext(
         fmt::format("updating block {}", blockName(block)));
   return Status::ok();
+}
+
+Status ServerRole::update(int block, Tensor &received) {
+  StatusOr<Executor *> executor = startUpdate(block);
+  if (!executor)
+    return executor.status();
+  // The executor's input buffer and the received one change hands.
+  std::swap(*(*executor)->inputs().front(), received);
+  return runUpdate(block, **executor, std::nullopt);
+}
+
+Status ServerRole::beginUpdate(int block, Tensor &received, double &squares) {
+  if (!clipNorm(block))
+    return ServerProgram::beginUpdate(block, received, squares);
+  StatusOr<Executor *> executor = startUpdate(block);
+  if (!executor)
+    return executor.status();
+  std::swap(*(*executor)->inputs().front(), received);
+  OPENKS_RETURN_IF_ERROR(runUpdate(block, **executor, 0));
+  squares = *(*executor)->outputs().front()->data<double>();
+  return Status::ok();
+}
+
+Status ServerRole::endUpdate(int block, double norm) {
+  if (!clipNorm(block))
+    return ServerProgram::endUpdate(block, norm);
+  Executor &executor = updates_[*spec_.blocks[block].update];
+  Tensor &input = *executor.inputs()[1];
+  input.resize(Shape{});
+  *input.data<double>() = norm;
+  return runUpdate(block, executor, 1);
 }
 
 Status ServerRole::read(int block, Tensor &out) {

@@ -37,19 +37,33 @@ private:
   /// `sliced`) on `server` under `name`, once.
   void declare(ps::ServerOp server, train::ParamOp param, StringRef name,
                bool sliced, int64_t rowBegin, int64_t rows);
+  /// Declares on `server` the norm `name` that its updates share with
+  /// other servers, once; reports a block of that name.
+  LogicalResult declareNorm(ps::ServerOp server, StringRef name, Location loc);
   /// Adds the update region of one block, whose copies of the update's ops
-  /// use the server names in `renamed`.
-  void addUpdate(ps::ServerOp server, ParamUpdate &update,
-                 const ParamBlock &block,
-                 const llvm::StringMap<std::string> &renamed);
+  /// use the server names in `renamed`. `sliced` says whether the block is
+  /// a part of its parameter.
+  LogicalResult addUpdate(ps::ServerOp server, ParamUpdate &update,
+                          const ParamBlock &block, bool sliced,
+                          const llvm::StringMap<std::string> &renamed);
+  /// Adds, at `builder`, a clip of `value` by the norm `name` that the job
+  /// computes across servers, declared on `server`; returns the clipped
+  /// value.
+  FailureOr<Value> clipBySharedNorm(OpBuilder &builder, ps::ServerOp server,
+                                    Location loc, Value value, StringRef name,
+                                    double maxNorm);
 
   ModuleOp module;
   ps::JobAttr job;
   /// The server of each job endpoint, in endpoint order.
   SmallVector<ps::ServerOp> servers;
   llvm::StringMap<llvm::StringSet<>> declared;
-  /// Each server's first update region: blocks are declared before it.
+  llvm::StringMap<llvm::StringSet<>> declaredNorms;
+  /// Each server's first update region: norms are declared before it.
   llvm::DenseMap<Operation *, Operation *> firstUpdate;
+  /// Each server's first norm or update region: blocks are declared before
+  /// it.
+  llvm::DenseMap<Operation *, Operation *> firstAfterBlocks;
   SymbolTableCollection symbols;
 };
 
@@ -60,9 +74,9 @@ void ServerBuilder::declare(ps::ServerOp server, train::ParamOp param,
                             int64_t rows) {
   if (!declared[server.getSymName()].insert(name).second)
     return;
-  // Blocks come before the update regions.
+  // Blocks come before the norms and the update regions.
   Block &body = server.getBody().front();
-  Operation *before = firstUpdate.lookup(server);
+  Operation *before = firstAfterBlocks.lookup(server);
   OpBuilder builder(&body, before ? before->getIterator() : body.end());
   RankedTensorType type = param.getParameterType();
   MLIRContext *context = module.getContext();
@@ -78,9 +92,42 @@ void ServerBuilder::declare(ps::ServerOp server, train::ParamOp param,
       !param.isTrainable());
 }
 
-void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
-                              const ParamBlock &block,
-                              const llvm::StringMap<std::string> &renamed) {
+LogicalResult ServerBuilder::declareNorm(ps::ServerOp server, StringRef name,
+                                         Location loc) {
+  if (declared[server.getSymName()].contains(name))
+    return emitError(loc) << "cannot declare the shared norm @" << name
+                          << " on @" << server.getSymName()
+                          << ": a block has that name";
+  if (!declaredNorms[server.getSymName()].insert(name).second)
+    return success();
+  Block &body = server.getBody().front();
+  Operation *before = firstUpdate.lookup(server);
+  OpBuilder builder(&body, before ? before->getIterator() : body.end());
+  auto norm = ps::NormOp::create(builder, loc, name);
+  // The first norm goes right after the blocks.
+  if (firstAfterBlocks.lookup(server) == before)
+    firstAfterBlocks[server] = norm;
+  return success();
+}
+
+FailureOr<Value> ServerBuilder::clipBySharedNorm(OpBuilder &builder,
+                                                 ps::ServerOp server,
+                                                 Location loc, Value value,
+                                                 StringRef name,
+                                                 double maxNorm) {
+  if (failed(declareNorm(server, name, loc)))
+    return failure();
+  auto clip = ps::ClipByGlobalNormOp::create(
+      builder, loc, value.getType(), value,
+      FlatSymbolRefAttr::get(module.getContext(), name),
+      builder.getF64FloatAttr(maxNorm));
+  return clip.getClipped();
+}
+
+LogicalResult
+ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
+                         const ParamBlock &block, bool sliced,
+                         const llvm::StringMap<std::string> &renamed) {
   RankedTensorType paramType = update.param.getParameterType();
   RankedTensorType blockType = withRows(paramType, block.rows);
   bool geo = job.getMode() == ps::Mode::Geo;
@@ -90,6 +137,7 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
   auto region =
       ps::UpdateOp::create(builder, loc, block.name, server.getUpdateKind());
   firstUpdate.try_emplace(server, region);
+  firstAfterBlocks.try_emplace(server, region);
   Block *body = builder.createBlock(&region.getBody(), {}, {blockType}, {loc});
   Value incoming = body->getArgument(0);
   auto blockRef = FlatSymbolRefAttr::get(module.getContext(), block.name);
@@ -99,10 +147,11 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
     auto current = train::ReadOp::create(builder, loc, blockType, blockRef);
     auto sum = train::AddOp::create(builder, loc, current, incoming);
     train::WriteOp::create(builder, loc, sum, blockRef);
-    return;
+    return success();
   }
+  bool sync = job.getMode() == ps::Mode::Sync;
   Value grad = incoming;
-  if (job.getMode() == ps::Mode::Sync && job.getTrainers() > 1) {
+  if (sync && job.getTrainers() > 1) {
     // The average of the trainers' gradients, as Paddle's sum + scale.
     auto average = train::ScaleOp::create(
         builder, loc, blockType, incoming,
@@ -110,12 +159,35 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
     train::setRole(average, train::Role::Optimize);
     grad = average;
   }
+  // A sync step clips by the global norm of the averaged gradients, which
+  // the servers compute together: single-process training clips the
+  // batch's gradient, not each trainer's shard of it.
+  if (sync && update.globalClip) {
+    FailureOr<Value> clipped = clipBySharedNorm(
+        builder, server, update.globalClip.getLoc(), grad, ps::kGlobalNormName,
+        update.globalClip.getMaxNorm().convertToDouble());
+    if (failed(clipped))
+      return failure();
+    grad = *clipped;
+  }
 
   // A copy of the update's ops on the block: the parameter's name and shape
   // become the block's, and per-block state gets its server name.
   IRMapping mapping;
   mapping.map(update.grad, grad);
   for (Operation *op : update.ops) {
+    // The norm of a sliced parameter's gradient is shared by its blocks'
+    // servers (sync mode; checkElementwise refuses it in the others).
+    if (auto clip = dyn_cast<train::ClipByNormOp>(op); clip && sliced) {
+      FailureOr<Value> clipped = clipBySharedNorm(
+          builder, server, clip.getLoc(), mapping.lookup(clip.getX()),
+          ps::getParamNormName(update.param.getSymName()),
+          clip.getMaxNorm().convertToDouble());
+      if (failed(clipped))
+        return failure();
+      mapping.map(clip.getOut(), *clipped);
+      continue;
+    }
     Operation *clone = builder.clone(*op, mapping);
     for (NamedAttribute attribute : clone->getAttrs())
       if (auto symbol = dyn_cast<FlatSymbolRefAttr>(attribute.getValue()))
@@ -127,23 +199,30 @@ void ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
       if (result.getType() == paramType)
         result.setType(blockType);
   }
+  return success();
 }
 
 /// Checks that the update of a parameter split into `blocks` blocks can run
 /// on each block alone: a norm is that of the whole gradient, which no
-/// server sees, so a parameter clipped by norm must stay whole.
+/// server sees on its own. In sync mode the servers compute the norm of a
+/// parameter clipped by its norm together; in async modes, where each
+/// trainer's gradient is applied on arrival, such a parameter must stay
+/// whole.
 static LogicalResult checkElementwise(ParamUpdate &update, size_t blocks,
-                                      StringRef pass) {
+                                      ps::Mode mode, StringRef pass) {
   for (Operation *op : update.ops) {
-    if (!isa<train::ClipByNormOp, train::ClipByGlobalNormOp>(op))
+    if (!isa<train::ClipByNormOp, train::ClipByGlobalNormOp>(op) ||
+        (isa<train::ClipByNormOp>(op) && mode == ps::Mode::Sync))
       continue;
     int64_t elements = update.param.getParameterType().getNumElements();
     return emitError(update.param.getLoc())
            << pass << ": @" << update.param.getSymName()
            << " is clipped by its norm on the servers, but is split into "
-           << blocks << " blocks, and a server sees only its block; clip it "
-           << "by value, or keep it whole with slice-var-up=false or a "
-           << "min-block-size of at least " << elements / 2 + 1;
+           << blocks << " blocks, and in " << ps::stringifyMode(mode)
+           << " mode a server sees only its block of a trainer's gradient; "
+           << "clip it by value, train in sync mode, or keep it whole with "
+           << "slice-var-up=false or a min-block-size of at least "
+           << elements / 2 + 1;
   }
   return success();
 }
@@ -168,7 +247,7 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
     SmallVector<ParamBlock> blocks = getParamBlocks(update.param);
     bool sliced = blocks.size() > 1;
     if (sliced && job.getMode() != ps::Mode::Geo &&
-        failed(checkElementwise(update, blocks.size(), pass)))
+        failed(checkElementwise(update, blocks.size(), job.getMode(), pass)))
       return failure();
     Operation *program = update.param->getParentOp();
     llvm::DenseSet<StringAttr> elementwise;
@@ -181,7 +260,8 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
       // A GEO server only adds deltas: the optimizer and its state stay on
       // the trainers.
       if (job.getMode() == ps::Mode::Geo) {
-        addUpdate(server, update, block, {});
+        if (failed(addUpdate(server, update, block, sliced, {})))
+          return failure();
         continue;
       }
       // The server names of what the update touches. State the update
@@ -209,7 +289,8 @@ LogicalResult ServerBuilder::build(MutableArrayRef<ParamUpdate> updates,
                 it != renamed.end() ? StringRef(it->second) : name.getValue(),
                 slicedState, block.rowBegin, block.rows);
       }
-      addUpdate(server, update, block, renamed);
+      if (failed(addUpdate(server, update, block, sliced, renamed)))
+        return failure();
     }
   }
   return success();

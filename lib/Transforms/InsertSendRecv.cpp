@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace openks {
 #define GEN_PASS_DEF_INSERTSENDRECVPASS
@@ -35,12 +36,19 @@ struct DistributedParam {
   SmallVector<RemoteBlock> blocks;
 };
 
+/// A norm that servers share, and the servers that declare it.
+struct SharedNorm {
+  FlatSymbolRefAttr name;
+  ArrayAttr servers;
+};
+
 /// Rewrites one training program into its worker program.
 class WorkerBuilder {
 public:
   WorkerBuilder(ps::JobAttr job, train::StepOp step,
-                MutableArrayRef<DistributedParam> params, ArrayAttr servers)
-      : job(job), step(step), params(params), servers(servers),
+                MutableArrayRef<DistributedParam> params, ArrayAttr servers,
+                ArrayRef<SharedNorm> norms)
+      : job(job), step(step), params(params), servers(servers), norms(norms),
         context(step.getContext()) {}
 
   LogicalResult build();
@@ -55,6 +63,11 @@ private:
                                    DistributedParam &param);
   /// Joins received blocks back into the whole parameter.
   Value joinBlocks(OpBuilder &builder, Location loc, ArrayRef<Value> blocks);
+  /// Returns whether the servers clip `param`'s gradient by the global norm
+  /// (sync mode), so that the worker sends it unclipped.
+  bool isClippedOnServers(const DistributedParam &param) const {
+    return job.getMode() == ps::Mode::Sync && param.update.globalClip;
+  }
 
   void insertSends();
   void moveOptimizerToServers();
@@ -68,6 +81,8 @@ private:
   /// The servers that hold the parameters' blocks, the ones every step's
   /// barriers list.
   ArrayAttr servers;
+  /// The norms the servers' updates clip by (sync mode).
+  ArrayRef<SharedNorm> norms;
   MLIRContext *context;
 };
 
@@ -110,7 +125,8 @@ void WorkerBuilder::insertSends() {
   llvm::DenseMap<Operation *, Operation *> lastInserted;
   Block &body = step.getBody().front();
   for (DistributedParam &param : params) {
-    Value grad = param.update.grad;
+    Value grad = isClippedOnServers(param) ? param.update.unclippedGrad
+                                           : param.update.grad;
     Operation *producer = grad.getDefiningOp();
     OpBuilder builder(context);
     if (Operation *last = lastInserted.lookup(producer))
@@ -133,6 +149,8 @@ void WorkerBuilder::moveOptimizerToServers() {
   for (DistributedParam &param : params) {
     serverOps.insert(param.update.ops.begin(), param.update.ops.end());
     stateNames.insert(param.update.state.begin(), param.update.state.end());
+    if (isClippedOnServers(param))
+      serverOps.insert(param.update.globalClip);
   }
   // Users come after their producers: erase from the back.
   Block &body = step.getBody().front();
@@ -159,9 +177,12 @@ void WorkerBuilder::receiveUpdatedParameters() {
   OpBuilder builder(body.getTerminator());
   Location loc = step.getLoc();
   // Paddle's trainer order: the send barrier (sync, half-async), the
-  // receives, the fetch barrier (sync).
+  // receives, the fetch barrier (sync). Before the receives, a sync step
+  // completes the norms its servers clip by.
   if (job.getMode() != ps::Mode::Async)
     ps::SendBarrierOp::create(builder, loc, servers);
+  for (const SharedNorm &norm : norms)
+    ps::ReduceNormOp::create(builder, loc, norm.name, norm.servers);
   SmallVector<SmallVector<Value>> received;
   for (DistributedParam &param : params)
     received.push_back(receiveBlocks(builder, loc, param));
@@ -273,7 +294,8 @@ FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
     SmallVector<Value> server = receiveBlocks(builder, loc, param);
     SmallVector<Value> updated;
     for (auto [serverBlock, unsent] : llvm::zip(server, blocks.unsent))
-      updated.push_back(train::AddOp::create(builder, loc, serverBlock, unsent));
+      updated.push_back(
+          train::AddOp::create(builder, loc, serverBlock, unsent));
     train::ParamOp paramOp = param.update.param;
     train::WriteOp::create(builder, loc, joinBlocks(builder, loc, updated),
                            FlatSymbolRefAttr::get(paramOp.getSymNameAttr()));
@@ -319,6 +341,21 @@ LogicalResult WorkerBuilder::build() {
   worker.getBody().takeBody(program.getBody());
   program.erase();
   return success();
+}
+
+/// Returns the norms `servers` clip by, in order of first declaration, each
+/// with the servers that declare it, in endpoint order.
+static SmallVector<SharedNorm> getSharedNorms(ArrayRef<ps::ServerOp> servers) {
+  llvm::MapVector<StringAttr, SmallVector<Attribute>> holders;
+  for (ps::ServerOp server : servers)
+    for (ps::NormOp norm : server.getBody().getOps<ps::NormOp>())
+      holders[norm.getSymNameAttr()].push_back(
+          FlatSymbolRefAttr::get(server.getSymNameAttr()));
+  SmallVector<SharedNorm> norms;
+  for (auto &[name, list] : holders)
+    norms.push_back({FlatSymbolRefAttr::get(name),
+                     ArrayAttr::get(name.getContext(), list)});
+  return norms;
 }
 
 /// Returns the server of each of the job's endpoints, in endpoint order, or
@@ -403,7 +440,8 @@ struct InsertSendRecvPass
         barrierServers.push_back(
             FlatSymbolRefAttr::get(server.getSymNameAttr()));
     if (failed(WorkerBuilder(job, step, params,
-                             ArrayAttr::get(&getContext(), barrierServers))
+                             ArrayAttr::get(&getContext(), barrierServers),
+                             getSharedNorms(*servers))
                    .build()))
       return signalPassFailure();
   }

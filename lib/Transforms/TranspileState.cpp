@@ -254,6 +254,12 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
   }
   state.remove(update.param.getSymNameAttr());
   update.state = state.takeVector();
+
+  if (auto result = dyn_cast<OpResult>(update.grad))
+    if (auto clip = dyn_cast<train::ClipByGlobalNormOp>(result.getOwner())) {
+      update.globalClip = clip;
+      update.unclippedGrad = clip.getGrads()[result.getResultNumber()];
+    }
   return success();
 }
 

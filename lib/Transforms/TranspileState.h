@@ -84,6 +84,10 @@ struct ParamUpdate {
   /// Every other parameter the update touches: the optimizer's state, the
   /// learning rate, a schedule's step counter.
   llvm::SmallVector<mlir::StringAttr> state;
+  /// When `grad` comes out of a global-norm clip (a backward-role op of the
+  /// trainers): that clip, and the gradient before it.
+  train::ClipByGlobalNormOp globalClip;
+  mlir::Value unclippedGrad;
 };
 
 /// Returns the update of every optimized parameter, in optimizer-op order.

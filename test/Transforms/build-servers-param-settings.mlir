@@ -4,12 +4,14 @@
 // Paddle's TestL2Decay weight (L2 decay and a clip by value); fc_b has an
 // L1 decay, a learning-rate scale and a clip by norm, which it may have as
 // it stays whole. A parameter clipped by norm and split into blocks is
-// refused (no server sees the whole gradient), except in GEO mode, where
-// the optimizer and its clip stay on the trainers.
+// clipped by the norm its servers share in sync mode, refused in async
+// modes (no server sees a trainer's whole gradient), and clipped on the
+// trainers in GEO mode, where the optimizer stays.
 // RUN: split-file %s %t
 // RUN: openks-opt %t/settings.mlir --pass-pipeline='builtin.module(openks-append-optimizer{lr=0.1}, openks-configure-job{pservers=127.0.0.1:6174,127.0.0.1:6175 trainers=2}, openks-slice-variables, openks-dispatch, openks-build-servers)' | FileCheck %s
 // RUN: openks-opt %t/settings.mlir --pass-pipeline='builtin.module(openks-append-optimizer{lr=0.1}, openks-configure-job{pservers=127.0.0.1:6174,127.0.0.1:6175 trainers=2 mode=async}, openks-slice-variables, openks-dispatch, openks-build-servers)' | FileCheck %s --check-prefix=ASYNC
-// RUN: not openks-opt %t/sliced-norm.mlir --pass-pipeline='builtin.module(openks-append-optimizer, openks-configure-job{pservers=127.0.0.1:6174,127.0.0.1:6175 trainers=2}, openks-slice-variables, openks-dispatch, openks-build-servers)' 2>&1 | FileCheck %s --check-prefix=SLICED
+// RUN: openks-opt %t/sliced-norm.mlir --pass-pipeline='builtin.module(openks-append-optimizer, openks-configure-job{pservers=127.0.0.1:6174,127.0.0.1:6175 trainers=2}, openks-slice-variables, openks-dispatch, openks-build-servers)' | FileCheck %s --check-prefix=SLICED
+// RUN: not openks-opt %t/sliced-norm.mlir --pass-pipeline='builtin.module(openks-append-optimizer, openks-configure-job{pservers=127.0.0.1:6174,127.0.0.1:6175 trainers=2 mode=half-async}, openks-slice-variables, openks-dispatch, openks-build-servers)' 2>&1 | FileCheck %s --check-prefix=SLICED-ASYNC
 // RUN: openks-opt %t/sliced-norm.mlir --pass-pipeline='builtin.module(openks-append-optimizer, openks-configure-job{pservers=127.0.0.1:6174,127.0.0.1:6175 trainers=2 min-block-size=500001}, openks-slice-variables, openks-dispatch, openks-build-servers)' | FileCheck %s --check-prefix=WHOLE
 // RUN: openks-opt %t/sliced-norm.mlir --pass-pipeline='builtin.module(openks-append-optimizer, openks-configure-job{pservers=127.0.0.1:6174,127.0.0.1:6175 trainers=2 mode=geo}, openks-slice-variables, openks-dispatch, openks-build-servers, openks-insert-send-recv)' | FileCheck %s --check-prefix=GEO
 
@@ -44,7 +46,19 @@
 // ASYNC-NEXT:   train.read @learning_rate
 // ASYNC-NEXT:   train.clip %[[G]] min -1.000000e-01 max 1.000000e-01
 
-// SLICED: sliced-norm.mlir:2:3: error: openks-build-servers: @fc_w is clipped by its norm on the servers, but is split into 2 blocks, and a server sees only its block; clip it by value, or keep it whole with slice-var-up=false or a min-block-size of at least 500001
+// SLICED-LABEL: ps.server @ps0
+// SLICED:       ps.norm @"fc_w@NORM"
+// SLICED:       ps.update @fc_w.block0 on grad (%[[G:.*]]: tensor<500x1000xf32>) {
+// SLICED-NEXT:    %[[AVG:.*]] = train.scale %[[G]] by 5.000000e-01
+// SLICED-NEXT:    %[[LR:.*]] = train.read @learning_rate
+// SLICED-NEXT:    %[[C:.*]] = ps.clip_by_global_norm %[[AVG]] norm @"fc_w@NORM" max_norm 1.000000e+00 : tensor<500x1000xf32>
+// SLICED-NEXT:    train.sgd @fc_w.block0, %[[C]], %[[LR]]
+// SLICED-LABEL: ps.server @ps1
+// SLICED:       ps.norm @"fc_w@NORM"
+// SLICED:       ps.clip_by_global_norm %{{.*}} norm @"fc_w@NORM"
+// SLICED-NOT:   train.clip_by_norm
+
+// SLICED-ASYNC: sliced-norm.mlir:2:3: error: openks-build-servers: @fc_w is clipped by its norm on the servers, but is split into 2 blocks, and in half_async mode a server sees only its block of a trainer's gradient; clip it by value, train in sync mode, or keep it whole with slice-var-up=false or a min-block-size of at least 500001
 
 // WHOLE: ps.update @fc_w on grad (%{{.*}}: tensor<1000x1000xf32>) {
 // WHOLE:   train.clip_by_norm %{{.*}} max_norm 1.000000e+00 {{.*}} : tensor<1000x1000xf32>

@@ -6,8 +6,9 @@
 //
 // What the communication ops of a worker's plans do at run time: a send
 // pushes a gradient or a delta of one block to its server, a receive pulls
-// a block's current value, and the barriers tell each listed server that
-// the trainer has sent (fetched) its step. The calls go through the
+// a block's current value, the barriers tell each listed server that the
+// trainer has sent (fetched) its step, and a norm reduction completes a
+// norm that several servers share. The calls go through the
 // transport of the worker's CommunicationContext, each with the context's
 // timeout as its deadline, and are counted in the context's figures.
 //
@@ -57,6 +58,13 @@ struct BlockAddress {
   int block;
 };
 
+/// A server's copy of a shared norm: the server's index among the job's
+/// endpoints and the norm's index among that server's norms.
+struct NormAddress {
+  int server;
+  int norm;
+};
+
 namespace kernels {
 
 /// Pushes `value`, a `kind` message for block `to`, handing its buffer to
@@ -76,6 +84,12 @@ Status sendBarrier(const CommunicationContext *context,
 /// Passes the fetch barrier of each of `servers`, in order.
 Status fetchBarrier(const CommunicationContext *context,
                     const std::vector<int> &servers);
+
+/// Completes a norm that `copies` (one per server that shares it, in the
+/// op's order) share: takes each server's share, adds them in that order,
+/// and gives each server the square root.
+Status reduceNorm(const CommunicationContext *context,
+                  const std::vector<NormAddress> &copies);
 
 } // namespace kernels
 } // namespace openks::runtime

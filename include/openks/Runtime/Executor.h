@@ -60,10 +60,16 @@ public:
   /// Runs every kernel call once, holding the plan's parameter locks. An
   /// error names the failing op ("file:line:col: 'op.name': message").
   Status run();
+  /// Runs the kernel calls of stage `stage` of the plan (see Plan.h), the
+  /// same way; the stages of one run go in order.
+  Status runStage(size_t stage);
 
 private:
   Executor(const Plan &plan, ParameterStore &store)
       : plan_(&plan), store_(&store) {}
+
+  /// Runs kernel calls [begin, end) holding the plan's parameter locks.
+  Status runRange(size_t begin, size_t end);
 
   const Plan *plan_;
   ParameterStore *store_;

@@ -37,6 +37,10 @@ public:
               Deadline deadline) override;
   Status sendBarrier(int server, int trainer, Deadline deadline) override;
   Status fetchBarrier(int server, int trainer, Deadline deadline) override;
+  Status normShare(int server, int norm, double &share, int trainer,
+                   Deadline deadline) override;
+  Status giveNorm(int server, int norm, double value, int trainer,
+                  Deadline deadline) override;
   Status complete(int server, int trainer, Deadline deadline) override;
   void abort(int server, int trainer, const Status &status) override;
   int numServers() const override { return static_cast<int>(servers_.size()); }

@@ -50,6 +50,10 @@ struct ServerBlockSpec {
   MessageKind updateKind = MessageKind::Param;
   /// The index of its update in ServerSpec::updates, if it has one.
   std::optional<size_t> update;
+  /// The index in ServerSpec::norms of the norm its update clips by, if it
+  /// clips by one: the update's plan then runs in two stages, its second
+  /// input being the norm and its first output its squares.
+  std::optional<int> norm;
 };
 
 /// The program of one server.
@@ -65,6 +69,9 @@ struct ServerSpec {
   std::vector<Plan> updates;
   /// The server's blocks, numbered as the job numbers them.
   std::vector<ServerBlockSpec> blocks;
+  /// The names of the norms it shares with other servers (sync mode),
+  /// numbered as the job numbers them.
+  std::vector<std::string> norms;
 };
 
 /// A whole job.

@@ -333,6 +333,14 @@ Status clipByGlobalNorm(const std::vector<const Tensor *> &grads,
                         double maxNorm, const std::vector<Tensor *> &clipped);
 /// out = x * maxNorm / max(n, maxNorm), n being the L2 norm of x.
 Status clipByNorm(const Tensor &x, double maxNorm, Tensor &out);
+/// Writes the sum of the squares of the elements of `x`, added in double,
+/// into `out`, a rank-0 f64 tensor: a share of a norm that several servers
+/// compute together.
+Status sumOfSquares(const Tensor &x, Tensor &out);
+/// out = x * maxNorm / max(norm, maxNorm), `norm` being a rank-0 f64
+/// tensor: the clip of a norm computed elsewhere.
+Status clipToNorm(const Tensor &x, const Tensor &norm, double maxNorm,
+                  Tensor &out);
 /// out = min(max(x, min), max) element-wise.
 Status clip(const Tensor &x, double min, double max, Tensor &out);
 /// out = -1, 0 or 1 as x is negative, zero or positive.

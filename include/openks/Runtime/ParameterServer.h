@@ -15,6 +15,11 @@
 //   in trainer order, so that runs are reproducible), then
 //   serves pulls until every live trainer has reached the fetch barrier,
 //   and the next step opens. The startup step is a pull phase of its own.
+//   An update that clips by a norm the servers share (`ps.norm`) runs up to
+//   its clip; the server then offers its share of each norm (the squares
+//   added in block order), waits until every live trainer has given it the
+//   norm computed from all servers' shares (they must agree), and finishes
+//   those updates before it serves pulls.
 // * async and GEO: every gradient (delta) is applied on arrival, in the
 //   pushing trainer's thread; different blocks at once, one block never
 //   twice at once. Pulls read a block's current value.
@@ -42,6 +47,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +79,21 @@ public:
   virtual Status update(int block, Tensor &received) = 0;
   /// Copies the block's current value into `out`.
   virtual Status read(int block, Tensor &out) = 0;
+
+  /// Returns the number of norms the server shares with the others (sync
+  /// mode); they are numbered from 0.
+  virtual int numNorms() const { return 0; }
+  /// Returns the norm `norm`'s name, for messages.
+  virtual std::string_view normName(int norm) const;
+  /// Returns the norm the block's update clips by, if it clips by one; the
+  /// server then runs it as beginUpdate and endUpdate, not update.
+  virtual std::optional<int> clipNorm(int block) const;
+  /// Runs the block's update on `received` (whose buffer it may take) up to
+  /// its clip, and returns in `squares` the sum of the squares of what it
+  /// clips.
+  virtual Status beginUpdate(int block, Tensor &received, double &squares);
+  /// Finishes the update beginUpdate began, clipping by `norm`.
+  virtual Status endUpdate(int block, double norm);
 };
 
 /// How one server runs.
@@ -122,8 +143,13 @@ private:
   enum class Phase {
     /// Gradients and send barriers of the step are coming in.
     Receiving,
-    /// Every live trainer has reached the send barrier: updates run.
+    /// Every live trainer has reached the send barrier: updates run (those
+    /// that clip by a shared norm, up to their clip).
     Updating,
+    /// The shares of the norms are known; the trainers' norms are coming in.
+    Reducing,
+    /// Every live trainer has given every norm: the clipped updates finish.
+    Finishing,
     /// Updates are done; pulls and fetch barriers are coming in.
     Serving,
   };
@@ -155,8 +181,19 @@ private:
   /// Moves a sync server on when every live trainer has passed the current
   /// barrier; requires the lock.
   void advance();
-  /// Applies the step's summed gradients (sync); called without the lock.
+  /// Checks that `norm` is one of the server's norms.
+  Status checkNorm(int norm, int trainer) const;
+  /// Returns whether `trainer` has given every norm of the step.
+  bool gaveAllNorms(int trainer) const;
+  /// Applies the step's summed gradients (sync), the updates that clip by a
+  /// shared norm up to their clip, adding to the norms' shares; called
+  /// without the lock.
   Status applyStep();
+  /// Finishes the updates that clip by a shared norm; called without the
+  /// lock.
+  Status finishClippedUpdates();
+  /// Ends the step's updates: pulls may come.
+  void startServing();
   /// Returns the live trainers for which `done` is false, as "1, 3".
   std::string listWaiting(const std::vector<bool> &done) const;
   /// Returns the live trainers silent for longer than the timeout;
@@ -183,6 +220,13 @@ private:
   Deadline::Clock::time_point phaseStart_;
   std::vector<std::vector<Tensor>> received_;
   std::vector<std::vector<bool>> pushedBy_;
+  /// The step's share of each norm, the value each trainer gave of each
+  /// (by trainer, then norm), the value they agree on, and the blocks whose
+  /// update has begun and waits for its norm.
+  std::vector<double> shares_;
+  std::vector<std::vector<std::optional<double>>> givenNorms_;
+  std::vector<std::optional<double>> norms_;
+  std::vector<bool> begun_;
 
   // One lock per block: for its gradients (sync) and so that it is updated
   // once at a time (async).

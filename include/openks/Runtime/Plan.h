@@ -26,6 +26,11 @@
 // parameter slot into a buffer of its own at the end of the run, so nothing
 // a run hands out aliases a parameter.
 //
+// A plan may run in stages, one after the other, with the caller in
+// between: a server's update that clips by a norm the servers share runs
+// up to the clip, yields its share of the norm as an output, and finishes
+// once the norm has been fed as an input.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_RUNTIME_PLAN_H
@@ -41,6 +46,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace openks::runtime {
@@ -144,6 +150,13 @@ public:
   /// against; it runs on stores with these parameters, in this order.
   size_t numParameters() const { return numParameters_; }
 
+  /// Returns the number of stages; every plan has at least one.
+  size_t numStages() const { return stageEnds_.size(); }
+  /// Returns the instructions of stage `stage` as [begin, end) indices.
+  std::pair<size_t, size_t> getStage(size_t stage) const {
+    return {stage == 0 ? 0 : stageEnds_[stage - 1], stageEnds_[stage]};
+  }
+
 private:
   Plan() = default;
 
@@ -156,6 +169,8 @@ private:
   std::vector<std::string> outputNames_;
   std::vector<ParameterAccess> accesses_;
   size_t numParameters_ = 0;
+  /// Where each stage's instructions end.
+  std::vector<size_t> stageEnds_;
 };
 
 /// Assembles a plan against the parameters of a store.
@@ -196,6 +211,10 @@ public:
   void addInput(SlotId slot, FeedSpec spec);
   /// Declares slot `slot` as the next fetched output, named `name`.
   void addOutput(SlotId slot, std::string name);
+
+  /// Ends the current stage: the instructions added from now on run in the
+  /// next one.
+  void endStage() { plan_.stageEnds_.push_back(plan_.instructions_.size()); }
 
   /// Returns the plan, after copying each output that is a parameter slot
   /// into a buffer at the end of the run.

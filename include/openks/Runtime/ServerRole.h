@@ -10,7 +10,8 @@
 // buffer as its plan's input (the sender gets the input's previous buffer
 // back), and runs under the locks of the parameters it touches; a read
 // copies a block under its shared lock, so pulls and updates of one block
-// never overlap.
+// never overlap. An update that clips by a shared norm runs its plan's
+// first stage in beginUpdate and its second in endUpdate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,9 +59,24 @@ public:
   const Shape &shape(int block) const override;
   Status update(int block, Tensor &received) override;
   Status read(int block, Tensor &out) override;
+  int numNorms() const override { return static_cast<int>(spec_.norms.size()); }
+  std::string_view normName(int norm) const override {
+    return spec_.norms[norm];
+  }
+  std::optional<int> clipNorm(int block) const override {
+    return spec_.blocks[block].norm;
+  }
+  Status beginUpdate(int block, Tensor &received, double &squares) override;
+  Status endUpdate(int block, double norm) override;
 
 private:
   explicit ServerRole(ServerSpec &spec) : spec_(spec) {}
+
+  /// Returns the executor of the block's update, having counted the update
+  /// and failed it if a fault is injected there.
+  StatusOr<Executor *> startUpdate(int block);
+  /// Runs stage `stage` of the block's update in `executor`.
+  Status runUpdate(int block, Executor &executor, std::optional<size_t> stage);
 
   ServerSpec &spec_;
   /// Each block's element type and shape, which never change: kept apart

@@ -85,6 +85,19 @@ public:
   /// (Paddle's FETCH_BARRIER).
   virtual Status fetchBarrier(int server, int trainer, Deadline deadline) = 0;
 
+  /// Returns in `share` `server`'s share of its norm `norm` (its `norm`-th
+  /// `ps.norm`) in the current sync step: the sum of the squares of what
+  /// its updates clip by it. Waits until the server has every trainer's
+  /// gradients of the step.
+  virtual Status normShare(int server, int norm, double &share, int trainer,
+                           Deadline deadline) = 0;
+
+  /// Gives `server` the value `trainer` computed of its norm `norm` in the
+  /// current sync step, from every server's share; the server finishes the
+  /// step's updates once every trainer has.
+  virtual Status giveNorm(int server, int norm, double value, int trainer,
+                          Deadline deadline) = 0;
+
   /// Tells `server` that `trainer` has finished: the server no longer waits
   /// for it, and stops once every trainer has finished.
   virtual Status complete(int server, int trainer, Deadline deadline) = 0;

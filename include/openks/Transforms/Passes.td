@@ -62,9 +62,11 @@ def AppendOptimizerPass : Pass<"openks-append-optimizer", "::mlir::ModuleOp"> {
     regularizer replaces the weight decay (as a Paddle ParamAttr regularizer
     overrides the optimizer's regularization), and `lr_scale` multiplies
     the learning rate. Ops are tagged with their role: `optimize`,
-    `lr_schedule`, and `backward` for the global-norm clipping, which in
-    parameter-server mode runs on the trainers as in Paddle; a parameter's
-    own clipping is `optimize` and runs where its optimizer runs.
+    `lr_schedule`, and `backward` for the global-norm clipping, which the
+    transpiler moves to the servers in sync mode (where the norm is that of
+    the batch's gradient) and leaves on the trainers otherwise, as Paddle
+    does; a parameter's own clipping is `optimize` and runs where its
+    optimizer runs.
   }];
   let options = [
     Option<"optimizer", "optimizer", "::openks::OptimizerKind",
@@ -223,7 +225,10 @@ def BuildServersPass : Pass<"openks-build-servers", "::mlir::ModuleOp"> {
     `ps.update` region:
 
     * sync: the region receives the sum of the trainers' gradients
-      `<block>@GRAD`, scales it by 1/trainers, then runs a copy of the
+      `<block>@GRAD`, scales it by 1/trainers, clips it by the global norm
+      of the step's averaged gradients if the program clips by one (a
+      `ps.clip_by_global_norm` by the `ps.norm @"@GLOBAL_NORM@"` that every
+      server holding such a block declares), then runs a copy of the
       parameter's optimize-role ops (learning-rate read, weight decay, the
       optimizer op) on the block;
     * async and half-async: the same on each trainer's gradient as it
@@ -241,10 +246,12 @@ def BuildServersPass : Pass<"openks-build-servers", "::mlir::ModuleOp"> {
     the block. Requires `ps.job`, `ps.slices` and `ps.placement`.
     Optimize-role ops must be element-wise, so that a block's update is
     the same rows of the whole parameter's; a clip by norm
-    (`train.clip_by_norm`, `train.clip_by_global_norm`) is not, and a
-    parameter clipped by norm that is split into several blocks is refused
-    with an error naming it (except in GEO mode, where the optimizer stays
-    on the trainers).
+    (`train.clip_by_norm`) is not. In sync mode the blocks' servers of a
+    parameter clipped by its norm and split into several blocks share the
+    norm, `ps.norm @"<param>@NORM"`; in async and half-async mode, where a
+    server applies each trainer's block on arrival, such a parameter is
+    refused with an error naming it (in GEO mode the optimizer stays on
+    the trainers).
   }];
   let dependentDialects = ["::openks::ps::PSDialect",
                            "::openks::train::TrainDialect"];
@@ -260,9 +267,14 @@ def InsertSendRecvPass : Pass<"openks-insert-send-recv", "::mlir::ModuleOp"> {
       into the parameter's row blocks (when it has several) and one
       `ps.send` per block to its server as `<block>@GRAD`;
     * at the end of the step, in sync and half-async mode a
-      `ps.send_barrier` to every server, then a `ps.recv` of every block,
-      in sync mode a `ps.fetch_barrier`, then per parameter a `ps.concat`
-      of its blocks and a `train.write`; async mode has no barriers;
+      `ps.send_barrier` to every server, in sync mode a `ps.reduce_norm` of
+      every norm the servers share (`ps.norm`), then a `ps.recv` of every
+      block, in sync mode a `ps.fetch_barrier`, then per parameter a
+      `ps.concat` of its blocks and a `train.write`; async mode has no
+      barriers;
+    * in sync mode the gradients are sent before a global-norm clip, which
+      the servers run on the averaged gradients; in the other modes after
+      it;
     * the optimize-role ops and the optimizer state move to the servers:
       the worker keeps no optimizer;
     * a `train.step @startup` that pulls every block's initial value from

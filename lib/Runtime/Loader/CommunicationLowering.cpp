@@ -4,12 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// ps.send, ps.recv and the barriers become calls of the communication
-// kernels (Communication.h) with their servers and blocks resolved to
-// numbers here, once. A send hands its value's buffer to the transport when
-// nothing reads the value afterwards and the buffer is the executor's own;
-// otherwise it sends a copy, so a parameter or a value read later is never
-// given away.
+// ps.send, ps.recv, the barriers and norm reductions become calls of the
+// communication kernels (Communication.h) with their servers, blocks and
+// norms resolved to numbers here, once. On a server, a clip by a shared
+// norm ends the first stage of its update's plan (see Plan.h). A send hands its
+// value's buffer to the transport when nothing reads the value afterwards and
+// the buffer is the executor's own; otherwise it sends a copy, so a parameter
+// or a value read later is never given away.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,8 +59,7 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
 
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](ps::SendOp send) -> LogicalResult {
-        FailureOr<BlockAddress> to =
-            (*servers)->getBlock(op, send.getTarget());
+        FailureOr<BlockAddress> to = (*servers)->getBlock(op, send.getTarget());
         if (failed(to))
           return failure();
         SlotId value = in(send.getValue()).slot;
@@ -93,5 +93,32 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
         if (failed(indices))
           return failure();
         return call(op, kernels::fetchBarrier, Communication{}, *indices);
+      })
+      .Case([&](ps::ReduceNormOp reduction) -> LogicalResult {
+        std::vector<NormAddress> copies;
+        for (auto server :
+             reduction.getServers().getAsRange<FlatSymbolRefAttr>()) {
+          FailureOr<NormAddress> copy =
+              (*servers)->getNorm(op, server, reduction.getNormAttr());
+          if (failed(copy))
+            return failure();
+          copies.push_back(*copy);
+        }
+        return call(op, kernels::reduceNorm, Communication{}, copies);
       });
+}
+
+LogicalResult PlanLowering::lowerSharedNormClip(ps::ClipByGlobalNormOp clip) {
+  // The update's first stage ends with its squares as the plan's output;
+  // the second begins with the norm fed as its second input.
+  SlotId squares = builder.addSlot(DType::F64, 1);
+  if (failed(
+          call(clip, kernels::sumOfSquares, in(clip.getValue()), Out{squares})))
+    return failure();
+  builder.addOutput(squares, "squares");
+  builder.endStage();
+  SlotId norm = builder.addSlot(DType::F64, 1);
+  builder.addInput(norm, FeedSpec{DType::F64, Shape{}});
+  return call(clip, kernels::clipToNorm, in(clip.getValue()), In{norm},
+              clip.getMaxNorm().convertToDouble(), out(clip.getClipped()));
 }

@@ -79,7 +79,12 @@ static FailureOr<ServerSpec> buildServer(ps::ServerOp server,
     blockIndex[block.getSymName()] = spec.blocks.size();
     // The store holds exactly the server's blocks, under their names.
     spec.blocks.push_back(
-        {*store->lookup(block.getSymName().str()), MessageKind::Param, {}});
+        {*store->lookup(block.getSymName().str()), MessageKind::Param, {}, {}});
+  }
+  llvm::StringMap<int> normIndex;
+  for (ps::NormOp norm : ServerDirectory::getNorms(server)) {
+    normIndex[norm.getSymName()] = static_cast<int>(spec.norms.size());
+    spec.norms.push_back(norm.getSymName().str());
   }
   for (auto update : server.getBody().front().getOps<ps::UpdateOp>()) {
     auto block = blockIndex.find(update.getBlock());
@@ -104,6 +109,9 @@ static FailureOr<ServerSpec> buildServer(ps::ServerOp server,
     ServerBlockSpec &target = spec.blocks[block->second];
     target.updateKind = static_cast<MessageKind>(update.getKind());
     target.update = spec.updates.size();
+    // The verifier allows one clip by a shared norm per update region.
+    for (auto clip : update.getBody().getOps<ps::ClipByGlobalNormOp>())
+      target.norm = normIndex.lookup(clip.getNorm());
     spec.updates.push_back(std::move(*plan));
   }
   spec.store = std::move(*store);

@@ -23,8 +23,6 @@ using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::loader;
 
-
-
 std::string openks::runtime::loader::describe(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -62,8 +60,7 @@ Ins PlanLowering::in(ValueRange values) {
   return result;
 }
 
-std::optional<int64_t>
-PlanLowering::getCapacity(RankedTensorType type) const {
+std::optional<int64_t> PlanLowering::getCapacity(RankedTensorType type) const {
   int64_t capacity = 1;
   for (int64_t size : type.getShape()) {
     std::optional<int64_t> product = checkedMul(
@@ -120,7 +117,6 @@ FailureOr<ParamOut> PlanLowering::update(Operation *op,
     return failure();
   return ParamOut{*id};
 }
-
 
 LogicalResult PlanLowering::addInputs(Block &block) {
   Operation *owner = block.getParentOp();
@@ -380,10 +376,13 @@ LogicalResult PlanLowering::lower(Operation *op) {
         return call(op, concat, in(c.getInputs()), int64_t(0),
                     out(c.getOutput()));
       })
-      .Case<ps::SendOp, ps::RecvOp, ps::SendBarrierOp, ps::FetchBarrierOp>(
-          [&](Operation *communication) {
-            return lowerCommunication(communication);
-          })
+      .Case<ps::SendOp, ps::RecvOp, ps::SendBarrierOp, ps::FetchBarrierOp,
+            ps::ReduceNormOp>([&](Operation *communication) {
+        return lowerCommunication(communication);
+      })
+      .Case([&](ps::ClipByGlobalNormOp clip) {
+        return lowerSharedNormClip(clip);
+      })
       .Default([&](Operation *other) -> LogicalResult {
         if (std::optional<LogicalResult> lowered = lowerModelOp(other))
           return *lowered;

@@ -17,6 +17,7 @@
 
 #include "KernelCall.h"
 #include "ServerDirectory.h"
+#include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
 
@@ -51,8 +52,12 @@ private:
   mlir::LogicalResult lowerFill(train::FillOp op);
   /// Lowers an optimizer op (OptimizerLowering.cpp).
   mlir::LogicalResult lowerOptimizer(train::OptimizerOpInterface op);
-  /// Lowers ps.send, ps.recv and the barriers (CommunicationLowering.cpp).
+  /// Lowers ps.send, ps.recv, the barriers and ps.reduce_norm
+  /// (CommunicationLowering.cpp).
   mlir::LogicalResult lowerCommunication(mlir::Operation *op);
+  /// Lowers a server's clip by a shared norm, which ends its plan's first
+  /// stage (CommunicationLowering.cpp).
+  mlir::LogicalResult lowerSharedNormClip(ps::ClipByGlobalNormOp clip);
   /// Lowers the ops of knowledge-graph, click and word2vec models: math,
   /// norms, cosines, losses, pooling and sampling (ModelOpLowering.cpp).
   /// Returns nothing for any other op.

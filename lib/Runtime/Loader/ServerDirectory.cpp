@@ -15,6 +15,10 @@ SmallVector<ps::BlockOp> ServerDirectory::getBlocks(ps::ServerOp server) {
   return llvm::to_vector(server.getBody().front().getOps<ps::BlockOp>());
 }
 
+SmallVector<ps::NormOp> ServerDirectory::getNorms(ps::ServerOp server) {
+  return llvm::to_vector(server.getBody().front().getOps<ps::NormOp>());
+}
+
 FailureOr<ServerDirectory> ServerDirectory::build(ModuleOp module,
                                                   Operation *user) {
   auto job = module->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName);
@@ -36,6 +40,9 @@ FailureOr<ServerDirectory> ServerDirectory::build(ModuleOp module,
     llvm::StringMap<int> &blocks = directory.blocks_[server.getSymName()];
     for (auto [index, block] : llvm::enumerate(getBlocks(server)))
       blocks[block.getSymName()] = static_cast<int>(index);
+    llvm::StringMap<int> &norms = directory.norms_[server.getSymName()];
+    for (auto [index, norm] : llvm::enumerate(getNorms(server)))
+      norms[norm.getSymName()] = static_cast<int>(index);
   }
   return directory;
 }
@@ -63,4 +70,18 @@ FailureOr<BlockAddress> ServerDirectory::getBlock(Operation *user,
     return user->emitOpError("refers to ")
            << target << ", which is not a block of " << server;
   return BlockAddress{*index, block->second};
+}
+
+FailureOr<NormAddress> ServerDirectory::getNorm(Operation *user,
+                                                FlatSymbolRefAttr server,
+                                                FlatSymbolRefAttr norm) const {
+  FailureOr<int> index = getServer(user, server);
+  if (failed(index))
+    return failure();
+  const llvm::StringMap<int> &norms = norms_.find(server.getValue())->second;
+  auto it = norms.find(norm.getValue());
+  if (it == norms.end())
+    return user->emitOpError("refers to the norm ")
+           << norm << ", which " << server << " does not share";
+  return NormAddress{*index, it->second};
 }

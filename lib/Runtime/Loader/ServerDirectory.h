@@ -7,7 +7,8 @@
 // Private to lib/Runtime/Loader: how the symbols of a transpiled module
 // become the numbers the runtime's transport uses. A server's number is the
 // position of its endpoint in the module's `#ps.job`, a block's number its
-// position among the `ps.block`s of its server, in body order. The worker's
+// position among the `ps.block`s of its server, in body order, and a
+// norm's its position among the `ps.norm`s of its server. The worker's
 // plans and the servers' programs are numbered by the same directory.
 //
 //===----------------------------------------------------------------------===//
@@ -40,13 +41,23 @@ public:
   mlir::FailureOr<BlockAddress> getBlock(mlir::Operation *user,
                                          mlir::SymbolRefAttr target) const;
 
+  /// Returns the address of `server`'s copy of the norm `norm`; reports on
+  /// `user` if there is no such norm.
+  mlir::FailureOr<NormAddress> getNorm(mlir::Operation *user,
+                                       mlir::FlatSymbolRefAttr server,
+                                       mlir::FlatSymbolRefAttr norm) const;
+
   /// Returns the blocks of a server, in number order.
   static llvm::SmallVector<ps::BlockOp> getBlocks(ps::ServerOp server);
+  /// Returns the norms of a server, in number order.
+  static llvm::SmallVector<ps::NormOp> getNorms(ps::ServerOp server);
 
 private:
   llvm::StringMap<int> servers_;
   /// For each server's symbol, its blocks' numbers by symbol.
   llvm::StringMap<llvm::StringMap<int>> blocks_;
+  /// For each server's symbol, its norms' numbers by symbol.
+  llvm::StringMap<llvm::StringMap<int>> norms_;
 };
 
 } // namespace openks::runtime::loader

@@ -33,7 +33,7 @@ ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode bogus {
 // -----
 
 ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
-  // expected-error @+1 {{cannot appear in a server program, which holds only 'ps.block' and 'ps.update' ops}}
+  // expected-error @+1 {{cannot appear in a server program, which holds only 'ps.block', 'ps.norm' and 'ps.update' ops}}
   train.param @w : tensor<4xf32> init #train.constant<0.0>
 }
 

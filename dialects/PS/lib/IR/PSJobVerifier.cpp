@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -36,6 +37,7 @@ struct StepTraffic {
   SmallVector<RecvOp> recvs;
   SmallVector<SendBarrierOp> sendBarriers;
   SmallVector<FetchBarrierOp> fetchBarriers;
+  SmallVector<ReduceNormOp> normReductions;
 };
 
 /// The barriers a step must end its sends and its receives with.
@@ -57,6 +59,7 @@ private:
   LogicalResult collectTraffic(WorkerSteps steps);
   LogicalResult verifySends(StepTraffic &traffic);
   LogicalResult verifyBarriers(StepTraffic &traffic);
+  LogicalResult verifyNormReductions(StepTraffic &traffic);
   LogicalResult verifyUpdatesFed();
   LogicalResult verifyOwnership();
 
@@ -72,6 +75,8 @@ private:
   llvm::DenseMap<std::pair<Attribute, Attribute>, UpdateOp> updates;
   /// The update regions some step sends to.
   llvm::DenseSet<Operation *> fed;
+  /// The servers that declare each shared norm, in module order.
+  llvm::MapVector<StringAttr, SmallVector<StringAttr>> normHolders;
 };
 
 } // namespace
@@ -115,6 +120,8 @@ LogicalResult JobVerifier::verifyServers() {
     for (UpdateOp update : server.getBody().getOps<UpdateOp>())
       updates[{server.getSymNameAttr(), update.getBlockAttr().getAttr()}] =
           update;
+    for (NormOp norm : server.getBody().getOps<NormOp>())
+      normHolders[norm.getSymNameAttr()].push_back(server.getSymNameAttr());
   }
   for (const std::string &endpoint : *endpoints)
     if (!byEndpoint.count(endpoint))
@@ -133,7 +140,7 @@ LogicalResult JobVerifier::collectTraffic(WorkerSteps steps) {
     byStep[step.step] = &step;
 
   WalkResult result = worker.walk([&](Operation *op) {
-    if (!isa<SendOp, RecvOp, SendBarrierOp, FetchBarrierOp>(op))
+    if (!isa<SendOp, RecvOp, SendBarrierOp, FetchBarrierOp, ReduceNormOp>(op))
       return WalkResult::advance();
     auto step = op->getParentOfType<train::StepOp>();
     StepTraffic *owner = byStep.lookup(step);
@@ -148,6 +155,8 @@ LogicalResult JobVerifier::collectTraffic(WorkerSteps steps) {
       owner->recvs.push_back(recv);
     else if (auto barrier = dyn_cast<SendBarrierOp>(op))
       owner->sendBarriers.push_back(barrier);
+    else if (auto reduction = dyn_cast<ReduceNormOp>(op))
+      owner->normReductions.push_back(reduction);
     else
       owner->fetchBarriers.push_back(cast<FetchBarrierOp>(op));
     return WalkResult::advance();
@@ -304,6 +313,55 @@ LogicalResult JobVerifier::verifyBarriers(StepTraffic &step) {
   return success();
 }
 
+LogicalResult JobVerifier::verifyNormReductions(StepTraffic &step) {
+  bool reduces = step.role == "main" && job.getMode() == Mode::Sync;
+  if (!reduces && !step.normReductions.empty())
+    return step.normReductions.front().emitOpError("has no place in the ")
+           << step.role << " step of a worker in "
+           << stringifyMode(job.getMode())
+           << " mode: norms are shared within a sync step";
+  if (!reduces)
+    return success();
+
+  llvm::DenseMap<StringAttr, ReduceNormOp> reductions;
+  for (ReduceNormOp reduction : step.normReductions) {
+    StringAttr norm = reduction.getNormAttr().getAttr();
+    if (!reductions.try_emplace(norm, reduction).second)
+      return reduction.emitOpError("reduces ")
+             << reduction.getNormAttr() << " a second time in step @"
+             << step.step.getSymName();
+    // The symbol check has made sure that every listed server declares it.
+    auto holders = normHolders.find(norm);
+    SmallVector<StringAttr> listed;
+    for (auto server : reduction.getServers().getAsRange<FlatSymbolRefAttr>())
+      listed.push_back(server.getAttr());
+    for (StringAttr holder : holders->second)
+      if (!llvm::is_contained(listed, holder))
+        return reduction.emitOpError("does not list @")
+               << holder.getValue() << ", which declares "
+               << reduction.getNormAttr();
+    // A norm is complete once the step's gradients are in, and the
+    // servers need it before they can be read.
+    if (step.sendBarriers.empty() ||
+        reduction->isBeforeInBlock(step.sendBarriers.front()))
+      return reduction.emitOpError("must follow the step's "
+                                   "'ps.send_barrier': a server's share is "
+                                   "known once the step's gradients are in");
+    for (RecvOp recv : step.recvs)
+      if (recv->isBeforeInBlock(reduction))
+        return recv.emitOpError("comes before the step's 'ps.reduce_norm' ")
+               << "of " << reduction.getNormAttr()
+               << ", without which the servers cannot finish their updates";
+  }
+  for (auto &[norm, holders] : normHolders)
+    if (!reductions.count(norm))
+      return train::emitOpErrorAt(step.step)
+             << "is the main step of a sync worker whose servers "
+             << listServers(holders) << " clip by the shared norm @"
+             << norm.getValue() << ", so it needs a 'ps.reduce_norm' of it";
+  return success();
+}
+
 LogicalResult JobVerifier::verifyUpdatesFed() {
   for (ServerOp server : servers)
     for (UpdateOp update : server.getBody().getOps<UpdateOp>())
@@ -382,7 +440,8 @@ LogicalResult JobVerifier::verify(WorkerSteps steps) {
   if (failed(verifyServers()) || failed(collectTraffic(steps)))
     return failure();
   for (StepTraffic &step : traffic)
-    if (failed(verifySends(step)) || failed(verifyBarriers(step)))
+    if (failed(verifySends(step)) || failed(verifyBarriers(step)) ||
+        failed(verifyNormReductions(step)))
       return failure();
   return failure(failed(verifyUpdatesFed()) || failed(verifyOwnership()));
 }

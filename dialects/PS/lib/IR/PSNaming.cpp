@@ -46,3 +46,7 @@ std::string ps::getPerBlockStateName(llvm::StringRef state,
                                      llvm::StringRef block) {
   return (state + "." + block).str();
 }
+
+std::string ps::getParamNormName(llvm::StringRef var) {
+  return (var + "@NORM").str();
+}

@@ -185,6 +185,45 @@ FetchBarrierOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
 }
 
 //===----------------------------------------------------------------------===//
+// Norms across servers
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceNormOp::verify() {
+  return verifyBarrier(*this, getServers());
+}
+
+LogicalResult
+ReduceNormOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
+  for (auto name : getServers().getAsRange<FlatSymbolRefAttr>()) {
+    FailureOr<ServerOp> server = lookupServer(*this, name, symbolTables);
+    if (failed(server))
+      return failure();
+    if (!symbolTables.lookupSymbolIn<NormOp>(*server, getNormAttr().getAttr()))
+      return emitOpError("lists ")
+             << name << ", which declares no 'ps.norm' " << getNormAttr();
+  }
+  return success();
+}
+
+LogicalResult ClipByGlobalNormOp::verify() {
+  if (getMaxNorm().convertToDouble() <= 0)
+    return emitOpError("max_norm must be positive, got ")
+           << getMaxNorm().convertToDouble();
+  return success();
+}
+
+LogicalResult
+ClipByGlobalNormOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
+  auto server = (*this)->getParentOfType<ServerOp>();
+  if (!server ||
+      !symbolTables.lookupSymbolIn<NormOp>(server, getNormAttr().getAttr()))
+    return emitOpError("clips by ")
+           << getNormAttr() << ", which its server does not declare with "
+           << "'ps.norm'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Role programs
 //===----------------------------------------------------------------------===//
 
@@ -238,6 +277,8 @@ LogicalResult ServerOp::verify() {
 
 LogicalResult ServerOp::verifyRegions() {
   llvm::DenseSet<Attribute> updated;
+  // The norms the update regions clip by.
+  llvm::DenseSet<Attribute> clippedBy;
   for (Operation &op : getBody().front()) {
     if (auto update = dyn_cast<UpdateOp>(op)) {
       if (!updated.insert(update.getBlockAttr()).second)
@@ -248,12 +289,23 @@ LogicalResult ServerOp::verifyRegions() {
                << describeMessageKind(update.getKind()) << "s, but a server in "
                << stringifyMode(getMode()) << " mode receives "
                << describeMessageKind(getUpdateKind()) << "s";
+      update.getBody().walk([&](ClipByGlobalNormOp clip) {
+        clippedBy.insert(clip.getNormAttr().getAttr());
+      });
       continue;
     }
-    if (!isa<BlockOp>(op))
+    if (isa<NormOp>(op) && getMode() != Mode::Sync)
+      return op.emitOpError("needs a sync server: a norm is shared within a "
+                            "step, and a server in ")
+             << stringifyMode(getMode()) << " mode has no steps";
+    if (!isa<BlockOp, NormOp>(op))
       return op.emitOpError("cannot appear in a server program, which holds "
-                            "only 'ps.block' and 'ps.update' ops");
+                            "only 'ps.block', 'ps.norm' and 'ps.update' ops");
   }
+  for (NormOp norm : getBody().getOps<NormOp>())
+    if (!clippedBy.contains(norm.getSymNameAttr()))
+      return norm.emitOpError("is never clipped by: no update region of @")
+             << getSymName() << " has a 'ps.clip_by_global_norm' by it";
   for (BlockOp block : getBody().getOps<BlockOp>())
     if (block.isTrainable() &&
         !updated.contains(FlatSymbolRefAttr::get(block.getSymNameAttr())))
@@ -337,6 +389,12 @@ LogicalResult UpdateOp::verify() {
                        "received value");
   if (getKind() == MessageKind::Param)
     return emitOpError("runs on gradients or deltas, not on parameters");
+  auto clips = getBody().getOps<ClipByGlobalNormOp>();
+  if (!clips.empty() && std::next(clips.begin()) != clips.end())
+    return (*std::next(clips.begin()))
+               .emitOpError(
+                   "is the second clip by a shared norm of the update of ")
+           << getBlockAttr() << "; a region clips by one at most";
   return success();
 }
 

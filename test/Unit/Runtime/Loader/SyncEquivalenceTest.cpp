@@ -8,8 +8,8 @@
 // global batch of B give, after every step, the parameters single-process
 // training gives on the same B rows. Checked over layouts (trainers,
 // servers, slicing, placement), optimizers, learning-rate schedules,
-// per-parameter update settings and element types, on a program with
-// parameters of awkward shapes.
+// global-norm clipping, per-parameter update settings and element types, on
+// a program with parameters of awkward shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,8 +80,7 @@ TEST_P(SyncLayoutTest, EveryStepEqualsLocalTraining) {
   std::unique_ptr<LocalTrainer> reference =
       localTrainer(*program, batch, kOddShapesData);
   ASSERT_TRUE(reference);
-  expectEqualsLocal(*job, *reference, /*steps=*/4, batch, kOddShapesData,
-                    1e-5);
+  expectEqualsLocal(*job, *reference, /*steps=*/4, batch, kOddShapesData, 1e-5);
 }
 
 std::vector<Layout> allLayouts() {
@@ -174,6 +173,20 @@ std::vector<OptimizerCase> optimizerCases() {
        }},
       {"Adamax",
        [](MinimizeOptions &o) { o.optimizer = OptimizerKind::Adamax; }},
+      // Bounds small enough that the clip acts in every step: the norm is
+      // that of the batch's gradient, which the servers compute together.
+      {"SgdGlobalClip", [](MinimizeOptions &o) { o.clipGlobalNorm = 0.05; }},
+      {"MomentumGlobalClipWithWeightDecay",
+       [](MinimizeOptions &o) {
+         o.optimizer = OptimizerKind::Momentum;
+         o.clipGlobalNorm = 0.05;
+         o.weightDecay = 0.01;
+       }},
+      {"AdamGlobalClip",
+       [](MinimizeOptions &o) {
+         o.optimizer = OptimizerKind::Adam;
+         o.clipGlobalNorm = 0.02;
+       }},
   };
 }
 
@@ -291,6 +304,57 @@ INSTANTIATE_TEST_SUITE_P(
         ::testing::Values(OptimizerKind::SGD, OptimizerKind::Adam,
                           OptimizerKind::RMSProp, OptimizerKind::Ftrl),
         ::testing::Values("f32", "f64"),
+        ::testing::Values(Layout{2, 3, 1, ps::SplitMethod::RoundRobin},
+                          Layout{4, 2, 1, ps::SplitMethod::HashName},
+                          Layout{3, 2, 15, ps::SplitMethod::RoundRobin})),
+    describeSettingsCase);
+
+/// Clips by norms no server sees alone, on kOddShapesProgram: a clip by
+/// norm of w2, which is sliced (its blocks' servers share its norm), and of
+/// a scalar, which stays whole, and the global-norm clip of the other
+/// parameters, which the servers compute together; with weight decay after
+/// the clips. The bounds are small enough that every clip acts.
+const std::vector<std::pair<std::string, std::string>> kNormClips = {
+    {"w2", "clip_norm 0.02"},
+    {"s", "clip_norm 0.001"},
+};
+
+class SyncNormClipTest : public SyncTrainingTest,
+                         public ::testing::WithParamInterface<
+                             std::tuple<OptimizerKind, const char *, Layout>> {
+};
+
+TEST_P(SyncNormClipTest, EveryStepEqualsLocalTraining) {
+  auto [kind, floatType, layout] = GetParam();
+  MinimizeOptions minimize;
+  minimize.optimizer = kind;
+  minimize.learningRate = 0.3;
+  minimize.weightDecay = 0.01;
+  minimize.clipGlobalNorm = 0.05;
+  expectTrainsAsLocal(
+      withSettings(fmt::format(kOddShapesProgram, floatType), kNormClips),
+      minimize, floatType, layout);
+}
+
+// Adaptive optimizers magnify the f32 rounding of a clipped gradient that
+// nearly cancels past any fixed tolerance (docs/Runtime.md), so they are
+// checked in f64, where rounding stays near 1e-16; the others in both.
+INSTANTIATE_TEST_SUITE_P(
+    NormClips, SyncNormClipTest,
+    ::testing::Combine(
+        ::testing::Values(OptimizerKind::SGD, OptimizerKind::Momentum),
+        ::testing::Values("f32", "f64"),
+        ::testing::Values(Layout{2, 3, 1, ps::SplitMethod::RoundRobin},
+                          Layout{4, 2, 1, ps::SplitMethod::HashName},
+                          Layout{3, 2, 15, ps::SplitMethod::RoundRobin})),
+    describeSettingsCase);
+
+INSTANTIATE_TEST_SUITE_P(
+    AdaptiveNormClips, SyncNormClipTest,
+    ::testing::Combine(
+        ::testing::Values(OptimizerKind::Adam, OptimizerKind::RMSProp,
+                          OptimizerKind::Ftrl, OptimizerKind::Adagrad),
+        ::testing::Values("f64"),
         ::testing::Values(Layout{2, 3, 1, ps::SplitMethod::RoundRobin},
                           Layout{4, 2, 1, ps::SplitMethod::HashName},
                           Layout{3, 2, 15, ps::SplitMethod::RoundRobin})),

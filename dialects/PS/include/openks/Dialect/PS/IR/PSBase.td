@@ -74,6 +74,9 @@ class PS_CommunicationOp<string mnemonic, list<Trait> traits = []>
           MemoryEffects<[MemRead<PS_ChannelResource>,
                          MemWrite<PS_ChannelResource>]>])>;
 
+/// A ranked tensor of floats: a gradient or a parameter block.
+def PS_FloatTensor : RankedTensorOf<[F32, F64]>;
+
 //===----------------------------------------------------------------------===//
 // Enums
 //===----------------------------------------------------------------------===//

@@ -8,7 +8,8 @@
 // about them are made. They follow Paddle's DistributeTranspiler, so that
 // reports and checkpoints map one to one onto a Paddle job's: a variable cut
 // into several blocks has blocks `<var>.block<i>`; a gradient message is
-// `<block>@GRAD`, a GEO delta `<block>.delta`, a parameter `<block>`.
+// `<block>@GRAD`, a GEO delta `<block>.delta`, a parameter `<block>`. A
+// norm that servers share is `@GLOBAL_NORM@` or `<var>@NORM`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,14 @@ llvm::StringRef describeMessageKind(MessageKind kind);
 /// Returns the name of the copy of `state` that the update of `block` owns
 /// alone (a learning-rate schedule's step counter): `<state>.<block>`.
 std::string getPerBlockStateName(llvm::StringRef state, llvm::StringRef block);
+
+/// The name of the norm of the gradients a global-norm clip covers, in the
+/// style of Paddle's `@LR_DECAY_COUNTER@`: `@GLOBAL_NORM@`.
+inline constexpr llvm::StringLiteral kGlobalNormName = "@GLOBAL_NORM@";
+
+/// Returns the name of the norm of the gradient of `var`, a sliced
+/// parameter clipped by its own norm: `<var>@NORM`.
+std::string getParamNormName(llvm::StringRef var);
 
 } // namespace openks::ps
 

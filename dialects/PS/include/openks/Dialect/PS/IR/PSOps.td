@@ -125,12 +125,89 @@ class PS_BarrierOp<string mnemonic, string when>
 
 def PS_SendBarrierOp : PS_BarrierOp<"send_barrier",
     "Follows a step's sends and lists exactly the servers the step sends to: "
-    "a server applies the step's updates once all of its trainers have "
-    "reached it (Paddle's BATCH_BARRIER).">;
+    "in sync mode a server applies the step's updates once all of its "
+    "trainers have reached it (Paddle's BATCH_BARRIER); in half_async mode "
+    "it returns once the server has applied this trainer's gradients, and no "
+    "trainer waits for another.">;
 def PS_FetchBarrierOp : PS_BarrierOp<"fetch_barrier",
     "Follows a step's receives and lists exactly the servers the step "
     "receives from: a server starts the next step once all of its trainers "
     "have fetched (Paddle's FETCH_BARRIER).">;
+
+//===----------------------------------------------------------------------===//
+// Norms across servers
+//===----------------------------------------------------------------------===//
+
+def PS_ReduceNormOp : PS_CommunicationOp<"reduce_norm", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Completes a gradient norm that several servers share.";
+  let description = [{
+    A sync step's clipping by a norm over gradients that several servers
+    hold (a global-norm clip, or the norm clip of a sliced parameter) needs
+    the norm of the step's averaged gradients before any server updates.
+    Each listed server, once every trainer has reached its send barrier,
+    offers its share of `norm`: the sum of the squares of the values its
+    update regions clip by it (`ps.clip_by_global_norm`). This op takes
+    the shares in list order, adds them in f64, and gives every listed
+    server the square root; the servers then finish their updates. Every
+    trainer computes the same value from the same shares, and a server
+    refuses a step whose trainers disagree.
+
+    It follows the step's `ps.send_barrier` and precedes its receives, and
+    lists exactly the servers that declare `norm`.
+
+    ```mlir
+    ps.send_barrier [@ps0, @ps1]
+    ps.reduce_norm @"@GLOBAL_NORM@" over [@ps0, @ps1]
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$norm,
+                       FlatSymbolRefArrayAttr:$servers);
+  let assemblyFormat = "$norm `over` $servers attr-dict";
+  let hasVerifier = 1;
+}
+
+def PS_NormOp : PS_Op<"norm", [Symbol, HasParent<"ServerOp">]> {
+  let summary = "A gradient norm a server shares with the others.";
+  let description = [{
+    Declares that the server's update regions clip by the norm `sym_name`,
+    which the job computes over the gradients of several servers (see
+    `ps.reduce_norm`). Servers of a sync job only.
+
+    ```mlir
+    ps.norm @"@GLOBAL_NORM@"
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
+def PS_ClipByGlobalNormOp : PS_CommunicationOp<"clip_by_global_norm", [
+    AllTypesMatch<["value", "clipped"]>, HasParent<"UpdateOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Clips a block's gradient by a norm shared across servers.";
+  let description = [{
+    The distributed form of `train.clip_by_global_norm` and
+    `train.clip_by_norm`: `clipped = value * max_norm / max(n, max_norm)`,
+    where `n` is the job-wide `norm`, to which `value`'s squares
+    contribute. The update region runs up to this op for every block of
+    the step, the server offers its share of the norm, and the rest of the
+    region runs once a trainer's `ps.reduce_norm` has given the norm back.
+    At most one per update region.
+
+    ```mlir
+    %c = ps.clip_by_global_norm %avg norm @"@GLOBAL_NORM@"
+        max_norm 5.000000e+00 : tensor<392x256xf32>
+    ```
+  }];
+  let arguments = (ins PS_FloatTensor:$value, FlatSymbolRefAttr:$norm,
+                       F64Attr:$max_norm);
+  let results = (outs PS_FloatTensor:$clipped);
+  let assemblyFormat = [{
+    $value `norm` $norm `max_norm` $max_norm attr-dict `:` type($value)
+  }];
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Role programs
@@ -185,7 +262,9 @@ def PS_ServerOp : PS_Op<"server", [
     A server listens on `endpoint`, expects `fan_in` trainers, synchronises
     in `mode`, holds the `ps.block`s placed on it and runs one `ps.update`
     region per trained block: on gradients in every mode but `geo`, on
-    deltas in `geo`. It holds nothing else. Its endpoint is the only place a
+    deltas in `geo`. In `sync` mode it may also declare the norms it
+    computes together with other servers (`ps.norm`). It holds nothing
+    else. Its endpoint is the only place a
     job names where the server runs (besides the module's `#ps.job`).
 
     ```mlir
@@ -283,7 +362,8 @@ def PS_UpdateOp : PS_Op<"update", [
     gradient (`grad`) in sync, async and half-async mode, a GEO delta
     (`delta`) in geo mode. In sync mode it runs once per step on the sum of
     all trainers' gradients, otherwise on every arrival. Its one argument
-    is that value, with the block's type.
+    is that value, with the block's type. A sync region may pause once, at
+    a `ps.clip_by_global_norm`, for a norm the servers share.
 
     ```mlir
     ps.update @fc1.b on grad (%g: tensor<256xf32>) {

@@ -272,8 +272,11 @@ def Train_ClipByGlobalNormOp : Train_PureOp<"clip_by_global_norm", [
   let description = [{
     With `n` the L2 norm of all `grads` together, every gradient is
     multiplied by `max_norm / max(n, max_norm)` (Paddle's
-    `GradientClipByGlobalNorm`). As in Paddle's parameter-server mode,
-    clipping runs on the trainers, before the gradients are sent.
+    `GradientClipByGlobalNorm`). In a sync parameter-server job the servers
+    clip the step's averaged gradients by their norm, which they compute
+    together (`ps.clip_by_global_norm`), so that the job clips what
+    single-process training clips; in the other modes, as in Paddle, each
+    trainer clips its own gradients before sending them.
 
     ```mlir
     %c1, %c2 = train.clip_by_global_norm %g1, %g2 max_norm 5.000000e+00
@@ -312,8 +315,10 @@ def Train_ClipByNormOp : Train_PureOp<"clip_by_norm", [
     Paddle's `clip_by_norm`: `out = x * max_norm / max(n, max_norm)`, `n`
     being the L2 norm of all of `x`. `openks-append-optimizer` clips the
     gradient of a parameter with `clip_norm` (Paddle's
-    `GradientClipByNorm`) with it. The norm is that of the whole tensor, so
-    the transpiler cannot run it on a block of a sliced parameter.
+    `GradientClipByNorm`) with it. The norm is that of the whole tensor:
+    on a sliced parameter of a sync job, the servers of its blocks compute
+    it together (`ps.clip_by_global_norm`); in async modes such a
+    parameter must stay whole.
 
     ```mlir
     %c = train.clip_by_norm %g max_norm 1.000000e+00 : tensor<16x8xf32>
