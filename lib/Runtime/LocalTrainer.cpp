@@ -73,14 +73,18 @@ Status LocalTrainer::adoptParameters(const ParameterStore &from) {
   return Status::ok();
 }
 
-/// Returns the largest |a[i] - b[i]| and the largest |b[i]|.
+/// Returns the largest |a[i] - b[i]| and the largest |b[i]|; the first is
+/// NaN when an element of either is.
 template <typename T>
 static std::pair<double, double> getDeviation(const Tensor &a,
                                               const Tensor &b) {
   double difference = 0, magnitude = 0;
   const T *x = a.data<T>(), *y = b.data<T>();
   for (int64_t i = 0, e = b.numel(); i < e; ++i) {
-    difference = std::max(difference, std::fabs(double(x[i]) - double(y[i])));
+    double deviation = std::fabs(double(x[i]) - double(y[i]));
+    if (std::isnan(deviation))
+      return {NAN, magnitude};
+    difference = std::max(difference, deviation);
     magnitude = std::max(magnitude, std::fabs(double(y[i])));
   }
   return {difference, magnitude};
@@ -102,9 +106,10 @@ openks::runtime::compareParameters(const ParameterStore &actual,
         b.dtype() == DType::F32   ? getDeviation<float>(a, b)
         : b.dtype() == DType::F64 ? getDeviation<double>(a, b)
                                   : getDeviation<int64_t>(a, b);
-    double relative = difference == 0 ? 0
-                      : magnitude == 0 ? INFINITY
-                                       : difference / magnitude;
+    double relative = std::isnan(difference) ? NAN
+                      : difference == 0      ? 0
+                      : magnitude == 0       ? INFINITY
+                                             : difference / magnitude;
     differences.push_back({reference.name, relative});
   }
   return differences;

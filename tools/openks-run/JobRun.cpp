@@ -25,6 +25,7 @@
 #include "openks/Runtime/LocalTrainer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <map>
 #include <mutex>
@@ -37,14 +38,30 @@ using namespace openks::runtime;
 
 namespace {
 
+/// Returns whether a relative difference is worse than `worst`: NaN is
+/// worse than any number.
+static bool isWorse(double difference, double worst) {
+  return !std::isnan(worst) && (std::isnan(difference) || difference > worst);
+}
+
+/// What explains a difference between a job and single-process training
+/// beyond the tolerance.
+struct RoundingModel {
+  /// Whether any trained parameter is f32.
+  bool f32 = false;
+  /// Whether an optimizer divides by a running magnitude of the gradient
+  /// (adam, adagrad, rmsprop, ...), which magnifies rounding.
+  bool adaptive = false;
+};
+
 /// The single-process reference of a sync job and its comparisons.
 class Verification {
 public:
   /// Checks the steps after `startStep` (a resumed checkpoint's).
   Verification(std::unique_ptr<LocalTrainer> reference, int64_t batch,
-               double tolerance, int64_t startStep)
+               double tolerance, int64_t startStep, RoundingModel rounding)
       : reference_(std::move(reference)), batch_(batch), tolerance_(tolerance),
-        startStep_(startStep) {
+        startStep_(startStep), rounding_(rounding) {
     const ParameterStore &store = reference_->store();
     for (ParameterId id = 0; id < store.size(); ++id)
       if (store[id].trainable)
@@ -72,7 +89,7 @@ public:
     int64_t step = startStep_ + worker.steps();
     std::lock_guard<std::mutex> lock(mutex_);
     for (const ParameterDifference &difference : *differences)
-      if (difference.relative > worst_.relative || worstStep_ == 0) {
+      if (isWorse(difference.relative, worst_.relative) || worstStep_ == 0) {
         worst_ = difference;
         worstStep_ = step;
       }
@@ -91,10 +108,11 @@ public:
     return differences;
   }
 
-  /// Returns whether every difference was within the tolerance.
+  /// Returns whether every difference was within the tolerance (a NaN
+  /// never is).
   bool passed() const { return worst_.relative <= tolerance_; }
-  /// Returns the verdict over `steps` steps; a failed one says how
-  /// rounding alone can exceed the tolerance.
+  /// Returns the verdict over `steps` steps; a failed one says what
+  /// explains the difference.
   std::string describe(int64_t steps) const {
     std::string verdict = fmt::format(
         "{} single-process training in each of {} steps: largest relative "
@@ -102,19 +120,44 @@ public:
         passed() ? "matches" : "differs from", steps, worst_.relative,
         worst_.name, worstStep_, tolerance_);
     if (!passed())
-      verdict += " (adaptive optimizers such as adam and adagrad magnify "
-                 "the f32 rounding of gradients that nearly cancel, by up "
-                 "to lr / epsilon: a difference of that kind needs f64 "
-                 "parameters or a --verify-tolerance that accepts it; see "
-                 "docs/Runtime.md)";
+      verdict += " (" + explainFailure() + ")";
     return verdict;
   }
 
 private:
+  /// Returns what explains the worst difference: NaN, float rounding (of
+  /// its magnitude, magnified by an adaptive optimizer), or none of these.
+  std::string explainFailure() const {
+    if (std::isnan(worst_.relative))
+      return "a NaN: the job or single-process training produced a NaN "
+             "parameter; lower the learning rate or check the data";
+    // What rounding gives when each step starts from the job's parameters:
+    // a few units in the last place of the sums that differ between one
+    // batch and its shards.
+    double rounding = rounding_.f32 ? 1e-4 : 1e-9;
+    if (worst_.relative <= rounding)
+      return fmt::format("within what {} rounding of sums over shards gives "
+                         "(up to about {:.0e}): a --verify-tolerance that "
+                         "accepts it",
+                         rounding_.f32 ? "f32" : "f64", rounding);
+    if (rounding_.f32 && rounding_.adaptive)
+      return "adaptive optimizers such as adam and adagrad magnify the f32 "
+             "rounding of gradients that nearly cancel, by up to lr / "
+             "epsilon: a difference of that kind needs f64 parameters or a "
+             "--verify-tolerance that accepts it; see docs/Runtime.md";
+    return fmt::format(
+        "more than {} rounding explains{}: the job's step is not "
+        "single-process training's, a defect; please report it with the "
+        "program and this command",
+        rounding_.f32 ? "f32" : "f64",
+        rounding_.adaptive ? "" : ", and no optimizer here magnifies it");
+  }
+
   std::unique_ptr<LocalTrainer> reference_;
   int64_t batch_;
   double tolerance_;
   int64_t startStep_;
+  RoundingModel rounding_;
   std::vector<std::string> names_;
   std::mutex mutex_;
   std::map<int64_t, std::vector<ParameterDifference>> byStep_;
@@ -141,16 +184,26 @@ createReference(train::StepOp step, const RunSettings &settings) {
                               settings.data);
 }
 
+/// Returns what explains rounding differences in training `step` over
+/// `store`.
+static RoundingModel getRoundingModel(train::StepOp step,
+                                      const ParameterStore &store) {
+  RoundingModel model;
+  for (ParameterId id = 0; id < store.size(); ++id)
+    model.f32 |= store[id].trainable && store[id].value.dtype() == DType::F32;
+  step.walk([&](train::OptimizerOpInterface optimizer) {
+    model.adaptive |= !isa<train::SgdOp, train::MomentumOp>(optimizer);
+  });
+  return model;
+}
+
 /// Returns the tolerance of --verify: the one asked for, else 1e-5 when any
 /// parameter is f32 and 1e-10 when all are f64.
-static double getTolerance(const ParameterStore &store,
+static double getTolerance(const RoundingModel &rounding,
                            const RunSettings &settings) {
   if (settings.verifyTolerance > 0)
     return settings.verifyTolerance;
-  for (ParameterId id = 0; id < store.size(); ++id)
-    if (store[id].trainable && store[id].value.dtype() == DType::F32)
-      return 1e-5;
-  return 1e-10;
+  return rounding.f32 ? 1e-5 : 1e-10;
 }
 
 /// Returns `bytes` for people: "512 B", "3.2 MB".
@@ -233,9 +286,9 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
               (*local)->resume(settings.loadDir, settings.batchSize);
           !resumed)
         return fail(resumed.status().message());
-    double tolerance = getTolerance((*local)->store(), settings);
-    verification.emplace(std::move(*local), settings.batchSize, tolerance,
-                         startStep);
+    RoundingModel rounding = getRoundingModel(reference, (*local)->store());
+    verification.emplace(std::move(*local), settings.batchSize,
+                         getTolerance(rounding, settings), startStep, rounding);
   }
 
   const std::vector<std::string> &names = job.worker.main.outputNames();

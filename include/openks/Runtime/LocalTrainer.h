@@ -69,7 +69,7 @@ private:
 struct ParameterDifference {
   std::string name;
   /// max |actual - expected| / max |expected| over the elements (0 when
-  /// both are all zero).
+  /// both are all zero; NaN when an element of either is NaN).
   double relative = 0;
 };
 
@@ -78,8 +78,7 @@ struct ParameterDifference {
 /// `actual` lacks one or holds it in another type or shape. Neither store
 /// may be written meanwhile.
 StatusOr<std::vector<ParameterDifference>>
-compareParameters(const ParameterStore &actual,
-                  const ParameterStore &expected);
+compareParameters(const ParameterStore &actual, const ParameterStore &expected);
 
 } // namespace openks::runtime
 
