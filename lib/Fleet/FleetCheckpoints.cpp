@@ -59,8 +59,10 @@ Status TranspilerFleet::saveCheckpoint(const std::string &dir) {
       gatherServerStores("saveCheckpoint");
   if (!stores)
     return stores.status();
+  // What only workers hold comes from this one, whose thread this is.
+  stores->push_back(&worker_->store());
   return runtime::saveCheckpoint(dir, *stores, checkpointModeName(job_->mode),
-                                 worker_->steps());
+                                 worker_->lastStep());
 }
 
 Status TranspilerFleet::loadServerCheckpoint(const std::string &modelDir) {
@@ -120,9 +122,9 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
   // stay on the worker). The programs go in beside them once
   // saveCheckpoint has made the directory whole.
   stores->push_back(&worker_->store());
-  OPENKS_RETURN_IF_ERROR(runtime::saveCheckpoint(
-      dir, *stores, checkpointModeName(job_->mode), worker_->steps(),
-      parameters));
+  OPENKS_RETURN_IF_ERROR(
+      runtime::saveCheckpoint(dir, *stores, checkpointModeName(job_->mode),
+                              worker_->lastStep(), parameters));
   OPENKS_RETURN_IF_ERROR(
       writeFileAtomically(dir + "/__model__.mlir", forward_));
   return writeFileAtomically(dir + "/__model__", model);

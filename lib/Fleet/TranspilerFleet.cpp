@@ -170,13 +170,13 @@ Status TranspilerFleet::runServer() {
   return status;
 }
 
-Status TranspilerFleet::initWorker() {
+Status TranspilerFleet::initWorker(const std::string &modelDir) {
   OPENKS_RETURN_IF_ERROR(requireRole("initWorker", /*server=*/false));
   OPENKS_RETURN_IF_ERROR(requireJob("initWorker"));
   if (transport_)
     return Status::error(StatusCode::FailedPrecondition,
                          "Fleet::initWorker runs once");
-  Status status = connectWorker();
+  Status status = connectWorker(modelDir);
   if (!status.isOk()) {
     Status named = status.withContext(describeRole());
     abortWorker(named);
@@ -185,7 +185,7 @@ Status TranspilerFleet::initWorker() {
   return Status::ok();
 }
 
-Status TranspilerFleet::connectWorker() {
+Status TranspilerFleet::connectWorker(const std::string &modelDir) {
   std::vector<std::string> endpoints;
   for (const ServerSpec &server : job_->servers)
     endpoints.push_back(server.endpoint);
@@ -200,6 +200,8 @@ Status TranspilerFleet::connectWorker() {
     return worker.status();
   worker_ = std::move(*worker);
   OPENKS_RETURN_IF_ERROR(worker_->start());
+  if (!modelDir.empty())
+    OPENKS_RETURN_IF_ERROR(worker_->resume(modelDir));
   return cluster_->workerBarrier(workerIndex(), workerNum(),
                                  Deadline::after(options_.timeout));
 }
@@ -240,7 +242,7 @@ StatusOr<double> TranspilerFleet::trainStep(DataSource &source,
   }
   if (!status.isOk()) {
     Status named = status.withContext(
-        fmt::format("trainer {}: step {}", workerIndex(), worker_->steps()));
+        fmt::format("trainer {}: step {}", workerIndex(), worker_->lastStep()));
     abortWorker(named);
     return named;
   }

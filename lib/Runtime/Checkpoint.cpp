@@ -57,8 +57,8 @@ template <typename StoreT> struct Holder {
   ParameterId id;
 };
 
-/// The parameters of `stores` grouped by origin, in order of first
-/// appearance.
+/// The persistable parameters of `stores` grouped by origin, in order of
+/// first appearance.
 template <typename StoreT> struct VariableMap {
   std::vector<std::string> order;
   std::map<std::string, std::vector<Holder<StoreT>>> holders;
@@ -66,6 +66,8 @@ template <typename StoreT> struct VariableMap {
   explicit VariableMap(const std::vector<StoreT *> &stores) {
     for (StoreT *store : stores)
       for (ParameterId id = 0; id < store->size(); ++id) {
+        if (!(*store)[id].persistable)
+          continue;
         const std::string &origin = (*store)[id].origin;
         auto [it, inserted] = holders.try_emplace(origin);
         if (inserted)
@@ -196,8 +198,8 @@ writeCheckpointFiles(const std::string &temporary,
   std::string manifest =
       fmt::format("{}\t{}\nstep\t{}\nmode\t{}\n", kManifestMagic,
                   kCheckpointFormatVersion, step, mode);
-  for (const std::string &name : selected.empty() ? variables.order
-                                                  : selected) {
+  for (const std::string &name :
+       selected.empty() ? variables.order : selected) {
     OPENKS_RETURN_IF_ERROR(checkFileName(name));
     StatusOr<Tensor> value = gatherVariable(name, variables.holders[name]);
     if (!value)
@@ -225,8 +227,7 @@ static std::string normalize(const std::string &dir) {
 /// Returns whether the directory `dir` holds a manifest, that is, a
 /// checkpoint, whole or damaged.
 static bool holdsManifest(const std::string &dir) {
-  std::ifstream manifest(fs::path(dir) / kCheckpointManifest,
-                         std::ios::binary);
+  std::ifstream manifest(fs::path(dir) / kCheckpointManifest, std::ios::binary);
   std::string first(kManifestMagic.size() + 1, '\0');
   return manifest.read(first.data(), first.size()) &&
          first == std::string(kManifestMagic) + "\t";

@@ -7,6 +7,7 @@
 #include "openks/Runtime/ParameterStore.h"
 
 #include <mutex>
+#include <shared_mutex>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -41,24 +42,48 @@ Status ParameterStore::initialize() {
   return Status::ok();
 }
 
+/// Returns a parameter laid out as `parameter`, with a zeroed value.
+static StatusOr<Parameter> cloneParameterLayout(const Parameter &parameter) {
+  StatusOr<Tensor> value =
+      Tensor::allocate(parameter.value.dtype(), parameter.value.shape());
+  if (!value)
+    return value.status().withContext("copying parameter '" + parameter.name +
+                                      "'");
+  Parameter copy;
+  copy.name = parameter.name;
+  copy.origin = parameter.origin;
+  copy.initializer = parameter.initializer;
+  copy.wholeShape = parameter.wholeShape;
+  copy.rowBegin = parameter.rowBegin;
+  copy.trainable = parameter.trainable;
+  copy.persistable = parameter.persistable;
+  copy.value = std::move(*value);
+  return copy;
+}
+
 StatusOr<ParameterStore> ParameterStore::cloneLayout() const {
   ParameterStore clone;
   for (const Entry &entry : entries_) {
-    const Parameter &parameter = entry.parameter;
-    StatusOr<Tensor> value =
-        Tensor::allocate(parameter.value.dtype(), parameter.value.shape());
-    if (!value)
-      return value.status().withContext("copying parameter '" +
-                                        parameter.name + "'");
-    Parameter copy;
-    copy.name = parameter.name;
-    copy.origin = parameter.origin;
-    copy.initializer = parameter.initializer;
-    copy.wholeShape = parameter.wholeShape;
-    copy.rowBegin = parameter.rowBegin;
-    copy.trainable = parameter.trainable;
-    copy.value = std::move(*value);
-    clone.add(std::move(copy));
+    StatusOr<Parameter> copy = cloneParameterLayout(entry.parameter);
+    if (!copy)
+      return copy.status();
+    clone.add(std::move(*copy));
   }
   return std::move(clone);
+}
+
+StatusOr<ParameterStore>
+ParameterStore::copyOf(const std::vector<ParameterId> &ids) const {
+  ParameterStore copies;
+  for (ParameterId id : ids) {
+    StatusOr<Parameter> copy = cloneParameterLayout((*this)[id]);
+    if (!copy)
+      return copy.status();
+    {
+      std::shared_lock<std::shared_mutex> lock(mutex(id));
+      copy->value.copyFrom((*this)[id].value);
+    }
+    copies.add(std::move(*copy));
+  }
+  return std::move(copies);
 }

@@ -6,6 +6,8 @@
 
 #include "openks/Runtime/WorkerRole.h"
 
+#include "openks/Runtime/Checkpoint.h"
+
 #include <fmt/format.h>
 
 using namespace openks;
@@ -60,6 +62,19 @@ Status WorkerRole::finish() {
   for (int server = 0; server < transport.numServers(); ++server)
     OPENKS_RETURN_IF_ERROR(transport.complete(
         server, context_.trainer, Deadline::after(context_.timeout)));
+  return Status::ok();
+}
+
+Status WorkerRole::resume(const std::string &dir) {
+  StatusOr<ParameterStore> local = copyLocalVariables();
+  if (!local)
+    return local.status();
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir, {&*local});
+  if (!info)
+    return info.status();
+  for (size_t i = 0; i < spec_.localVariables.size(); ++i)
+    store_[spec_.localVariables[i]].value.copyFrom((*local)[i].value);
+  resumedAt_ = info->step;
   return Status::ok();
 }
 

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "openks/Dialect/PS/IR/PSNaming.h"
 #include "openks/Support/Endpoint.h"
 #include "openks/Transforms/Passes.h"
 
@@ -196,7 +197,7 @@ void WorkerBuilder::receiveUpdatedParameters() {
 
 /// Returns the name of the GEO copy of `param`'s last synchronised value.
 static std::string geoOldName(train::ParamOp param) {
-  return (param.getSymName() + ".geo_old").str();
+  return ps::getGeoCopyName(param.getSymName());
 }
 
 FailureOr<train::StepOp> WorkerBuilder::addStartup() {

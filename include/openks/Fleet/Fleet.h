@@ -87,9 +87,10 @@ public:
   /// one failed (its error). Blocks. Needs initServer.
   virtual Status runServer() = 0;
   /// Worker: waits for every server (within the timeout), pulls their
-  /// blocks (the startup step) and waits for every other worker. Needs
-  /// minimize.
-  virtual Status initWorker() = 0;
+  /// blocks (the startup step), loads what only workers hold (frozen state,
+  /// parameters no optimizer updates) from the checkpoint in `modelDir`
+  /// when one is given, and waits for every other worker. Needs minimize.
+  virtual Status initWorker(const std::string &modelDir = {}) = 0;
   /// Worker: tells every server this worker is done. Needs initWorker.
   virtual Status stopWorker() = 0;
 
@@ -100,8 +101,9 @@ public:
   /// server itself), or null before minimize.
   virtual mlir::Operation *startupProgram() const = 0;
 
-  /// Worker: saves the job's variables and optimizer state, gathered from
-  /// every server, as a checkpoint any layout can load (Checkpoints.md).
+  /// Worker: saves every variable of the program and the optimizer state,
+  /// gathered from every server and, for what only workers hold, from this
+  /// worker, as a checkpoint any layout can load (Checkpoints.md).
   virtual Status saveCheckpoint(const std::string &dir) = 0;
   /// Worker: saves the forward program (as `__model__.mlir` and as
   /// Paddle's `__model__`) and its trained parameters, in the checkpoint

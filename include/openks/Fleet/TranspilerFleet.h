@@ -63,7 +63,7 @@ public:
 
   Status initServer(const std::string &modelDir = {}) override;
   Status runServer() override;
-  Status initWorker() override;
+  Status initWorker(const std::string &modelDir = {}) override;
   Status stopWorker() override;
 
   mlir::Operation *mainProgram() const override;
@@ -99,9 +99,10 @@ private:
   /// empty, is the program before minimize, printed (for
   /// saveInferenceModel).
   Status adopt(mlir::ModuleOp module, std::string forward);
-  /// Connects this worker to every server, runs its startup step and waits
-  /// for the other workers.
-  Status connectWorker();
+  /// Connects this worker to every server, runs its startup step, resumes
+  /// from the checkpoint in `modelDir` if one is given, and waits for the
+  /// other workers.
+  Status connectWorker(const std::string &modelDir);
   /// Fills this server's blocks from the checkpoint in `modelDir`.
   Status loadServerCheckpoint(const std::string &modelDir);
   /// Returns every server's store, for a worker's `call` that saves them.

@@ -40,6 +40,11 @@ struct WorkerSpec {
   /// GEO mode: trades deltas for the servers' blocks every geoPushSteps.
   std::optional<Plan> geoPush;
   int64_t geoPushSteps = 0;
+  /// The variables of the program that only the workers hold (in `store`):
+  /// frozen state such as a step counter, parameters no optimizer updates
+  /// and, in GEO mode, the optimizer's state. Checkpoints take them from a
+  /// trainer, and every trainer loads them from one.
+  std::vector<ParameterId> localVariables;
 };
 
 /// One block of a server.

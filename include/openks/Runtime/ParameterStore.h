@@ -43,6 +43,7 @@
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace openks::runtime {
 
@@ -63,6 +64,10 @@ struct Parameter {
   Shape wholeShape;
   int64_t rowBegin = 0;
   bool trainable = true;
+  /// Whether checkpoints keep it (Paddle's `persistable`): every variable
+  /// of the program is, the transpiler's own copies (a GEO worker's last
+  /// synchronised values) are not.
+  bool persistable = true;
   Tensor value;
 };
 
@@ -99,6 +104,12 @@ public:
   /// trainer of a job gets its own this way. Fails with ResourceExhausted
   /// when the memory cannot be had. The store must not be shared yet.
   StatusOr<ParameterStore> cloneLayout() const;
+
+  /// Returns a store of copies of the parameters `ids`, in that order,
+  /// values included, each read under its shared lock: what some
+  /// parameters were at one point, for a checkpoint taken later. Fails with
+  /// ResourceExhausted when the memory cannot be had.
+  StatusOr<ParameterStore> copyOf(const std::vector<ParameterId> &ids) const;
 
   /// Returns the reader/writer lock of parameter `id`.
   std::shared_mutex &mutex(ParameterId id) const { return entries_[id].mutex; }

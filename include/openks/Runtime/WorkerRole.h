@@ -13,6 +13,10 @@
 // has not pushed yet and tells every server the trainer is done. A trainer
 // that fails calls abort(), which fails every server with its error.
 //
+// A checkpoint holds, besides the servers' blocks, the variables only
+// workers hold (WorkerSpec::localVariables): copyLocalVariables() takes
+// them for one, and resume() loads them from one.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_RUNTIME_WORKERROLE_H
@@ -57,6 +61,15 @@ public:
   /// Tells every server that this trainer failed with `status`.
   void abort(const Status &status);
 
+  /// Returns a copy of the variables only workers hold, as they are now:
+  /// what a checkpoint of the last step takes from this trainer.
+  StatusOr<ParameterStore> copyLocalVariables() const {
+    return store_.copyOf(spec_.localVariables);
+  }
+  /// Loads the variables only workers hold from the checkpoint `dir` and
+  /// counts the steps that follow from its step on; call it after start().
+  Status resume(const std::string &dir);
+
   /// Returns the trainer's parameters; only its own thread may use them.
   const ParameterStore &store() const { return store_; }
   /// Returns what the trainer's communication has cost.
@@ -64,6 +77,9 @@ public:
   int trainer() const { return context_.trainer; }
   /// Returns the number of steps run.
   int64_t steps() const { return steps_; }
+  /// Returns the number of the last step run, counting the steps of the
+  /// checkpoint resumed from.
+  int64_t lastStep() const { return resumedAt_ + steps_; }
 
 private:
   WorkerRole(const WorkerSpec &spec, ParameterStore store)
@@ -75,6 +91,8 @@ private:
   CommunicationContext context_;
   std::optional<Executor> main_, startup_, geoPush_;
   int64_t steps_ = 0;
+  /// The step of the checkpoint resumed from.
+  int64_t resumedAt_ = 0;
   /// The step of the last GEO push.
   int64_t pushedAt_ = 0;
 };

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace openks;
@@ -37,12 +38,17 @@ static FailureOr<Plan> buildStepPlan(ps::WorkerOp worker,
   return buildPlan(step.getBody(), store, options);
 }
 
-static FailureOr<WorkerSpec> buildWorker(ps::WorkerOp worker,
-                                         ps::JobAttr job,
+static FailureOr<WorkerSpec> buildWorker(ps::WorkerOp worker, ps::JobAttr job,
                                          const PlanOptions &options) {
   FailureOr<ParameterStore> store = buildParameterStore(worker, options);
   if (failed(store))
     return failure();
+  // A GEO worker's copies of the servers' values are the transpiler's.
+  if (worker.getGeoPushAttr())
+    for (ParameterId id = 0; id < store->size(); ++id)
+      if (std::optional<ParameterId> copy =
+              store->lookup(ps::getGeoCopyName((*store)[id].name)))
+        (*store)[*copy].persistable = false;
   FailureOr<Plan> main =
       buildStepPlan(worker, worker.getMainAttr(), *store, options);
   if (failed(main))
@@ -135,10 +141,13 @@ FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
   FailureOr<WorkerSpec> worker = buildWorker(workers.front(), job, options);
   if (failed(worker))
     return failure();
-  JobSpec spec{getSyncMode(job.getMode()), static_cast<int>(job.getTrainers()),
-               std::move(*worker), {}};
+  JobSpec spec{getSyncMode(job.getMode()),
+               static_cast<int>(job.getTrainers()),
+               std::move(*worker),
+               {}};
 
   std::vector<std::optional<ServerSpec>> servers(job.getEndpoints().size());
+  llvm::StringSet<> onServers;
   for (ps::ServerOp server : module.getOps<ps::ServerOp>()) {
     FailureOr<int> index = directory->getServer(
         server, FlatSymbolRefAttr::get(server.getSymNameAttr()));
@@ -149,6 +158,8 @@ FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
     FailureOr<ServerSpec> built = buildServer(server, options);
     if (failed(built))
       return failure();
+    for (ParameterId id = 0; id < built->store.size(); ++id)
+      onServers.insert(built->store[id].origin);
     servers[*index].emplace(std::move(*built));
   }
   for (auto [index, server] : llvm::enumerate(servers)) {
@@ -157,5 +168,9 @@ FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
              << job.getEndpoints()[index];
     spec.servers.push_back(std::move(*server));
   }
+  ParameterStore &store = spec.worker.store;
+  for (ParameterId id = 0; id < store.size(); ++id)
+    if (store[id].persistable && !onServers.contains(store[id].origin))
+      spec.worker.localVariables.push_back(id);
   return std::move(spec);
 }

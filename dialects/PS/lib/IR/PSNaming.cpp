@@ -50,3 +50,7 @@ std::string ps::getPerBlockStateName(llvm::StringRef state,
 std::string ps::getParamNormName(llvm::StringRef var) {
   return (var + "@NORM").str();
 }
+
+std::string ps::getGeoCopyName(llvm::StringRef var) {
+  return (var + ".geo_old").str();
+}

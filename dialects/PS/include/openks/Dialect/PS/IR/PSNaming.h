@@ -49,6 +49,11 @@ inline constexpr llvm::StringLiteral kGlobalNormName = "@GLOBAL_NORM@";
 /// parameter clipped by its own norm: `<var>@NORM`.
 std::string getParamNormName(llvm::StringRef var);
 
+/// Returns the name of a GEO worker's copy of `var` as the servers last
+/// sent it, which its push step keeps: `<var>.geo_old`. The copy is the
+/// transpiler's, not a variable of the program.
+std::string getGeoCopyName(llvm::StringRef var);
+
 } // namespace openks::ps
 
 #endif // OPENKS_DIALECT_PS_IR_PSNAMING_H
