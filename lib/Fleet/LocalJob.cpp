@@ -10,6 +10,7 @@
 #include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Runtime/Checkpoint.h"
 #include "openks/Runtime/Kernels.h"
+#include "openks/Support/Thread.h"
 
 #include <cmath>
 #include <condition_variable>
@@ -17,7 +18,6 @@
 #include <limits>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 using namespace openks;
 using namespace openks::fleet;
@@ -195,11 +195,28 @@ bool LocalJob::savesAfter(const JobRunOptions &options, int64_t step) {
           (options.saveEvery > 0 && step % options.saveEvery == 0));
 }
 
-Status LocalJob::saveServers(const std::string &dir, int64_t step) const {
+Status LocalJob::saveJob(const std::string &dir, int64_t step,
+                         const ParameterStore &local) const {
   std::vector<const ParameterStore *> stores;
   for (const std::unique_ptr<TranspilerFleet> &server : servers_)
     stores.push_back(&server->server()->role().store());
+  // Listed last, it gives only what no server holds.
+  stores.push_back(&local);
   return saveCheckpoint(dir, stores, checkpointModeName(job().mode), step);
+}
+
+Status LocalJob::saveLast(const JobRunOptions &options,
+                          int64_t startStep) const {
+  if (options.saveDir.empty())
+    return Status::ok();
+  const WorkerRole *last = nullptr;
+  for (const std::unique_ptr<TranspilerFleet> &trainer : trainers_)
+    if (const WorkerRole *worker = trainer->worker();
+        worker && (!last || worker->lastStep() > last->lastStep()))
+      last = worker;
+  if (!last || last->lastStep() == startStep)
+    return Status::ok();
+  return saveJob(options.saveDir, last->lastStep(), last->store());
 }
 
 Status LocalJob::runTrainer(int index, const JobRunOptions &options,
@@ -242,7 +259,7 @@ Status LocalJob::runTrainer(int index, const JobRunOptions &options,
       return fail(status);
   if (fault && fault->kind == InjectedFault::Kind::NaN)
     *source = std::make_unique<PoisonedSource>(std::move(*source), fault->step);
-  if (Status status = fleet.initWorker(); !status.isOk())
+  if (Status status = fleet.initWorker(options.loadDir); !status.isOk())
     return failed(status);
 
   for (step = startStep + 1; step <= options.steps; ++step) {
@@ -274,6 +291,15 @@ Status LocalJob::runTrainer(int index, const JobRunOptions &options,
     if (options.afterStep)
       if (Status status = options.afterStep(worker); !status.isOk())
         return fail(status);
+    // A save of this step may run in another trainer's thread, once this
+    // one has moved on: it gets what only workers hold as it is now.
+    if (savesAfter(options, step) && step != options.steps) {
+      StatusOr<ParameterStore> local = worker.copyLocalVariables();
+      if (!local)
+        return fail(local.status());
+      std::lock_guard<std::mutex> lock(localCopiesMutex_);
+      localCopies_[step].emplace(index, std::move(*local));
+    }
     log.report(index, step, rows, getScalarValues(worker.outputs()));
     // The save runs in the thread whose report completes the step; a
     // failed one stops whichever trainer finds it.
@@ -319,28 +345,52 @@ Status LocalJob::run(const JobRunOptions &options) {
   StepLog log(
       numTrainers(),
       [&](const StepSummary &summary) {
-        if (savesAfter(options, summary.step) && failures.first().isOk())
-          if (Status saved = saveServers(options.saveDir, summary.step);
+        if (savesAfter(options, summary.step) &&
+            summary.step != options.steps && failures.first().isOk()) {
+          std::map<int, ParameterStore> copies;
+          {
+            std::lock_guard<std::mutex> lock(localCopiesMutex_);
+            copies = std::move(localCopies_[summary.step]);
+            localCopies_.erase(summary.step);
+          }
+          // The lowest-numbered trainer that ran the step.
+          if (Status saved = saveJob(options.saveDir, summary.step,
+                                     copies.begin()->second);
               !saved.isOk())
             failures.record(saved);
+        }
         if (options.onStep)
           options.onStep(summary);
       },
       startStep + 1);
 
-  std::vector<std::thread> threads;
-  for (int server = 0; server < numServers(); ++server)
-    threads.emplace_back([&, server] {
+  std::vector<Thread> threads;
+  // Starts a role's thread; one that cannot start stops the others at once.
+  auto start = [&](const std::string &role, std::function<void()> body) {
+    StatusOr<Thread> thread = Thread::start(role, std::move(body));
+    if (!thread) {
+      failures.record(thread.status());
+      cluster_->abort(thread.status());
+      return false;
+    }
+    threads.push_back(std::move(*thread));
+    return true;
+  };
+  bool started = true;
+  for (int server = 0; server < numServers() && started; ++server)
+    started = start(fmt::format("server {}", server), [&, server] {
       if (Status status = runServer(server, options); !status.isOk()) {
         cluster_->abort(status);
         failures.record(status);
       }
     });
-  for (int trainer = 0; trainer < numTrainers(); ++trainer)
-    threads.emplace_back([&, trainer] {
+  for (int trainer = 0; trainer < numTrainers() && started; ++trainer)
+    started = start(fmt::format("trainer {}", trainer), [&, trainer] {
       (void)runTrainer(trainer, options, startStep, failures, log);
     });
-  for (std::thread &thread : threads)
+  for (Thread &thread : threads)
     thread.join();
-  return failures.first();
+  if (Status status = failures.first(); !status.isOk())
+    return status;
+  return saveLast(options, startStep);
 }

@@ -136,8 +136,16 @@ Status InProcessCluster::workerBarrier(int worker, int workers,
 }
 
 void InProcessCluster::abort(const Status &status) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (failure_.isOk())
+  std::vector<std::shared_ptr<ServerInstance>> servers;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!failure_.isOk())
+      return;
     failure_ = status;
-  changed_.notify_all();
+    changed_.notify_all();
+    for (auto &[endpoint, server] : servers_)
+      servers.push_back(server);
+  }
+  for (const std::shared_ptr<ServerInstance> &server : servers)
+    server->server().cancel(status);
 }

@@ -369,8 +369,16 @@ void ParameterServer::abort(int trainer, const Status &status) {
                      config_.name, trainer, status.message()));
 }
 
+void ParameterServer::cancel(const Status &status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  fail(Status::error(StatusCode::PeerLost, "{}: the job stopped: {}",
+                     config_.name, status.message()));
+}
+
 Status ParameterServer::applyStep() {
+  std::fill(shares_.begin(), shares_.end(), 0.0);
   for (int block = 0; block < program_.numBlocks(); ++block) {
+    begun_[block] = false;
     std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
     // Sum the step's gradients in trainer order, into the first one.
     Tensor *sum = nullptr;

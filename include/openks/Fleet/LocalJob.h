@@ -11,12 +11,20 @@
 // trainer thread calls initWorker, reads shard t of every global batch with
 // trainStep, and calls stopWorker. This is what `openks-run JOB.mlir` runs.
 //
-// Failure: a trainer that fails (a kernel error, a non-finite loss, bad
-// data) fails every server with its error, so every other role stops
-// within the timeout; a server that fails does the same to the trainers
-// through their calls. The run then returns the first failure, which names
-// the role that caused it. A trainer that stops early (out of steps or by
-// an injected `finish`) is done, and the others go on.
+// Failure: a role that fails, in any phase (a trainer's bad data or
+// checkpoint, a kernel error, a non-finite loss; a server's failed load or
+// update; a thread that cannot start), aborts the cluster, which fails
+// every server and wakes every waiting role with its error at once. The
+// run then returns the first failure, which names the role that caused
+// it. A trainer that stops early (out of steps or by an injected `finish`)
+// is done, and the others go on.
+//
+// Checkpoints hold the servers' blocks and what only workers hold, taken
+// from the lowest-numbered trainer that ran the step: a trainer copies
+// those variables after each step that is saved, so a save in another
+// trainer's thread sees them as they were after that step. The last
+// checkpoint is saved once every role has ended, so that it holds what
+// trainers send when they stop (a GEO trainer's last push).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +36,9 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -82,11 +92,12 @@ struct JobRunOptions {
   /// batches trained on, so that sync training continues exactly as it
   /// would have without the stop.
   std::string loadDir;
-  /// Where to save a checkpoint of the servers: after every step that is a
-  /// multiple of `saveEvery` (0: none) and after the last step. Each is
-  /// taken before the step's last trainer sends anything of the next step,
-  /// so in sync mode the servers have applied the step and apply nothing
-  /// more while it is written. A failed save fails the run.
+  /// Where to save a checkpoint of the job: after every step that is a
+  /// multiple of `saveEvery` (0: none) and after the last step. Each but
+  /// the last is taken before the step's last trainer sends anything of the
+  /// next step, so in sync mode the servers have applied the step and apply
+  /// nothing more while it is written; the last once every role has ended.
+  /// A failed save fails the run.
   std::string saveDir;
   int64_t saveEvery = 0;
 };
@@ -131,14 +142,24 @@ private:
                     Failures &failures, runtime::StepLog &log);
   /// Returns whether `options` save a checkpoint after `step`.
   static bool savesAfter(const JobRunOptions &options, int64_t step);
-  /// Saves the servers' stores as the checkpoint of `step` in `dir`.
-  Status saveServers(const std::string &dir, int64_t step) const;
+  /// Saves the servers' stores and `local`, the variables only workers
+  /// hold, as the checkpoint of `step` in `dir`.
+  Status saveJob(const std::string &dir, int64_t step,
+                 const runtime::ParameterStore &local) const;
+  /// Saves the last checkpoint of a run that began after `startStep`, once
+  /// every role has ended: what only workers hold comes from the trainer
+  /// that ran the most steps.
+  Status saveLast(const JobRunOptions &options, int64_t startStep) const;
 
   FleetOptions options_;
   std::shared_ptr<runtime::InProcessCluster> cluster_;
   std::vector<std::unique_ptr<TranspilerFleet>> servers_;
   std::vector<std::unique_ptr<TranspilerFleet>> trainers_;
   std::vector<int64_t> rows_;
+  /// For each step to be saved, the copies of what only workers hold, by
+  /// trainer.
+  std::mutex localCopiesMutex_;
+  std::map<int64_t, std::map<int, runtime::ParameterStore>> localCopies_;
   bool ran_ = false;
 };
 

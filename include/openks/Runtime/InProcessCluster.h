@@ -85,7 +85,8 @@ public:
   Status workerBarrier(int worker, int workers, Deadline deadline);
 
   /// Fails every present and future wait with `status` (the first abort
-  /// wins).
+  /// wins), and every published server, so that no role waits for one that
+  /// has failed.
   void abort(const Status &status);
 
 private:

@@ -118,8 +118,15 @@ public:
   Status pull(int block, Tensor &out, int trainer, Deadline deadline);
   Status sendBarrier(int trainer, Deadline deadline);
   Status fetchBarrier(int trainer, Deadline deadline);
+  Status normShare(int norm, double &share, int trainer, Deadline deadline);
+  Status giveNorm(int norm, double value, int trainer, Deadline deadline);
   Status complete(int trainer);
   void abort(int trainer, const Status &status);
+
+  /// Fails the server because the job failed elsewhere (`status`, the
+  /// failure of another role): every waiting and later call, and serve(),
+  /// return it at once.
+  void cancel(const Status &status);
 
   /// Runs the server until every trainer has finished (success) or the
   /// server failed (the failure). In sync mode this thread applies each

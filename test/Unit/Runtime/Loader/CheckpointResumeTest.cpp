@@ -243,6 +243,79 @@ TEST_F(JobTest, LoadsIntoEveryLayout) {
   fs::remove_all(dir);
 }
 
+/// Returns the bytes of every variable the checkpoint `dir` holds of the
+/// servers of `job`, loaded into a fresh copy of them.
+std::map<std::string, std::string> loadServerBytes(const std::string &dir,
+                                                   JobSpec job) {
+  std::map<std::string, std::string> bytes;
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir, job);
+  EXPECT_TRUE(info.isOk()) << info.status().message();
+  for (const ServerSpec &server : job.servers)
+    for (auto &[name, value] : parameterBytes(server.store))
+      bytes[server.name + "/" + name] = value;
+  return bytes;
+}
+
+TEST_F(JobTest, GeoCheckpointHoldsTheLastPush) {
+  // 5 steps with a push every 100: the only push is the trainers' last, in
+  // stopWorker; the last checkpoint must hold it, and the learning rate,
+  // which only the GEO workers hold.
+  MinimizeOptions minimize;
+  minimize.learningRate = 0.3;
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(program);
+  TranspileOptions transpile;
+  transpile.pservers = loopbackEndpoints(2);
+  transpile.trainers = 2;
+  transpile.mode = ps::Mode::Geo;
+  transpile.geoPushSteps = 100;
+  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+  ASSERT_TRUE(job);
+  fs::path dir = fs::temp_directory_path() /
+                 ("openks-geo-last-push-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fleet::FleetOptions fleetOptions;
+  fleetOptions.timeout = kTimeout;
+  fleetOptions.maxBatch = kBatch;
+  StatusOr<std::unique_ptr<fleet::LocalJob>> process =
+      fleet::LocalJob::create(*job, fleetOptions);
+  ASSERT_TRUE(process.isOk()) << process.status().message();
+  JobRunOptions options;
+  options.steps = 5;
+  options.globalBatch = kBatch;
+  options.data = kOddShapesData;
+  options.saveDir = dir.string();
+  Status status = (*process)->run(options);
+  ASSERT_TRUE(status.isOk()) << status.message();
+
+  std::optional<JobSpec> initial = loadJob(*job, kBatch);
+  ASSERT_TRUE(initial);
+  for (ServerSpec &server : initial->servers)
+    ASSERT_TRUE(server.store.initialize().isOk());
+  std::map<std::string, std::string> trained, untrained;
+  for (int index = 0; index < (*process)->numServers(); ++index) {
+    const ServerSpec &server = (*process)->job().servers[index];
+    for (auto &[name, value] :
+         parameterBytes((*process)->server(index).role().store()))
+      trained[server.name + "/" + name] = value;
+    for (auto &[name, value] : parameterBytes(initial->servers[index].store))
+      untrained[server.name + "/" + name] = value;
+  }
+  std::optional<JobSpec> fresh = loadJob(*job, kBatch);
+  ASSERT_TRUE(fresh);
+  EXPECT_TRUE(loadServerBytes(dir.string(), std::move(*fresh)) == trained);
+  EXPECT_FALSE(trained == untrained);
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(dir.string());
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  EXPECT_EQ(info->step, 5);
+  EXPECT_EQ(info->mode, "geo");
+  EXPECT_TRUE(llvm::any_of(info->variables, [](const CheckpointVariable &v) {
+    return v.name == "learning_rate";
+  }));
+  fs::remove_all(dir);
+}
+
 TEST_F(JobTest, RefusesTheCheckpointOfAnotherProgram) {
   MinimizeOptions minimize;
   OwningOpRef<ModuleOp> f32 =
