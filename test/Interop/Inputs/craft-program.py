@@ -112,7 +112,7 @@ def program(packed=False, unknown=False, type_first=False):
         attr("floats", FLOATS, repeated(7, [1.5, 0.25], f32, packed)),
         attr("bools", BOOLEANS, repeated(11, [1, 0], varint, packed)),
         attr("float64s", FLOAT64S, repeated(16, [0.1, -2.0], f64, packed)),
-        attr("blocks", BLOCKS, repeated(14, [0, 0], varint, packed)),
+        attr("blocks", BLOCKS, repeated(14, [1, 1], varint, packed)),
         attr("name", STRING, text(5, "fc") + (vint(30, 1) if u else b"")),
         attr("op_role", INT, vint(3, 0)),
     ]
@@ -128,7 +128,9 @@ def program(packed=False, unknown=False, type_first=False):
              + delimited(4, op))
     if u:
         block += delimited(6, b"skipped")
-    result = delimited(1, block) + delimited(4, vint(1, 2003002))
+    sub_block = vint(1, 1) + vint(2, 0)
+    result = (delimited(1, block) + delimited(1, sub_block)
+              + delimited(4, vint(1, 2003002)))
     if u:
         result += vint(9, 12345) + tag(10, FIXED64) + f64(3.0)
     return result

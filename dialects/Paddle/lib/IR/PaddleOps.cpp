@@ -7,6 +7,7 @@
 #include "openks/Dialect/Paddle/IR/PaddleOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -329,6 +330,131 @@ static LogicalResult verifyBlockIndex(Operation *op, StringRef what,
                            << (numBlocks == 1 ? " block" : " blocks");
 }
 
+// The checks of how blocks link report at the element's location with its
+// path (`blocks[1].ops[0]`), as the importer names elements, and without
+// printing the op, which for a block can be large.
+
+/// Checks that the parents of `blocks` form the tree Paddle builds: block 0
+/// is the root, with parent_idx -1, and every other block's parent comes
+/// before it, so that every chain of parents ends at the root. The indices
+/// name blocks.
+static LogicalResult verifyParents(MutableArrayRef<BlockOp> blocks) {
+  auto getParent = [&](size_t index) {
+    return static_cast<int32_t>(blocks[index].getParentIdx());
+  };
+  for (size_t index = 0; index < blocks.size(); ++index) {
+    int32_t parent = getParent(index);
+    if (index == 0 ? parent == -1
+                   : parent != -1 && static_cast<size_t>(parent) < index)
+      continue;
+    auto fail = [&] {
+      return emitError(blocks[index].getLoc())
+             << "blocks[" << index << "]: parent_idx " << parent;
+    };
+    if (parent == -1)
+      return fail() << ", but only the root block 0 has no parent";
+    // Follow the chain through this and later blocks: it comes back to one
+    // of them, or reaches an earlier block or -1.
+    llvm::BitVector onChain(blocks.size());
+    onChain.set(index);
+    std::string chain = std::to_string(index);
+    int32_t next = parent;
+    while (next != -1 && static_cast<size_t>(next) >= index &&
+           !onChain.test(next)) {
+      onChain.set(next);
+      chain += " -> " + std::to_string(next);
+      next = getParent(next);
+    }
+    if (next != -1 && static_cast<size_t>(next) >= index)
+      return fail() << " leads into a cycle of parents, " << chain << " -> "
+                    << next << ": a chain of parents must end at the root "
+                    << "block 0, whose parent_idx is -1";
+    if (index == 0)
+      return fail() << ", but block 0 is the root block, whose parent_idx "
+                    << "is -1";
+    return fail() << " names a later block: a block's parent comes before it, "
+                  << "so that its chain of parents ends at the root block 0";
+  }
+  return success();
+}
+
+/// Checks that no op of `blocks` runs, through a BLOCK or BLOCKS attribute,
+/// a block that runs the op's own block again: its own block, or a block
+/// whose ops run it, directly or through other blocks. The indices name
+/// blocks.
+static LogicalResult verifySubBlocks(MutableArrayRef<BlockOp> blocks) {
+  /// An attribute of an op that names a block the op runs.
+  struct SubBlock {
+    GenericOp op;
+    size_t opIndex;
+    StringAttr attrName;
+    size_t block;
+  };
+  SmallVector<SmallVector<SubBlock>> subBlocks(blocks.size());
+  for (auto [index, block] : llvm::enumerate(blocks)) {
+    for (auto [opIndex, op] :
+         llvm::enumerate(block.getBody().front().getOps<GenericOp>())) {
+      if (!op.getAttrValuesAttr())
+        continue;
+      for (auto [name, value] :
+           llvm::zip_equal(op.getAttrNamesAttr().getAsRange<StringAttr>(),
+                           op.getAttrValuesAttr().getValue())) {
+        SmallVector<int32_t, 1> targets;
+        if (auto ref = dyn_cast<BlockRefAttr>(value))
+          targets.push_back(ref.getIndex());
+        else if (auto refs = dyn_cast<BlockRefsAttr>(value))
+          llvm::append_range(targets, refs.getIndices());
+        for (int32_t target : targets)
+          subBlocks[index].push_back(
+              {op, opIndex, name, static_cast<size_t>(target)});
+      }
+    }
+  }
+  // A depth-first search over the blocks an op runs, without recursion (a
+  // program may nest thousands of blocks); `path` holds the blocks being
+  // searched and the next sub-block of each.
+  enum class Visit : uint8_t { NotYet, OnPath, Done };
+  SmallVector<Visit> visits(blocks.size(), Visit::NotYet);
+  SmallVector<std::pair<size_t, size_t>> path;
+  for (size_t start = 0; start < blocks.size(); ++start) {
+    if (visits[start] != Visit::NotYet)
+      continue;
+    visits[start] = Visit::OnPath;
+    path.push_back({start, 0});
+    while (!path.empty()) {
+      auto [block, next] = path.back();
+      if (next == subBlocks[block].size()) {
+        visits[block] = Visit::Done;
+        path.pop_back();
+        continue;
+      }
+      ++path.back().second;
+      SubBlock subBlock = subBlocks[block][next];
+      if (visits[subBlock.block] == Visit::NotYet) {
+        visits[subBlock.block] = Visit::OnPath;
+        path.push_back({subBlock.block, 0});
+        continue;
+      }
+      if (visits[subBlock.block] == Visit::Done)
+        continue;
+      // The path from the sub-block to this block, and back.
+      std::string cycle = "block " + std::to_string(subBlock.block);
+      auto onPath = llvm::find_if(path, [&](const auto &entry) {
+        return entry.first == subBlock.block;
+      });
+      for (const auto &entry : llvm::make_range(std::next(onPath), path.end()))
+        cycle += " runs block " + std::to_string(entry.first) + ", which";
+      cycle += " runs block " + std::to_string(subBlock.block);
+      return emitError(subBlock.op.getLoc())
+             << "blocks[" << block << "].ops[" << subBlock.opIndex << "] ('"
+             << subBlock.op.getOpType() << "'), attribute '"
+             << subBlock.attrName.getValue() << "': block reference "
+             << subBlock.block << " closes a cycle of sub-blocks: " << cycle;
+    }
+  }
+  return success();
+}
+
 LogicalResult ProgramOp::verifyRegions() {
   if (getDefaultRequiredVersion() && !getOpCompatibleMap())
     return emitOpError("has a default_required_version but no "
@@ -374,7 +500,8 @@ LogicalResult ProgramOp::verifyRegions() {
       }
     }
   }
-  return success();
+  return failure(failed(verifyParents(blocks)) ||
+                 failed(verifySubBlocks(blocks)));
 }
 
 //===----------------------------------------------------------------------===//
