@@ -5,7 +5,7 @@
 #
 # ===---------------------------------------------------------------------=== #
 #
-# Usage: craft-program.py MODE > program.pb
+# Usage: craft-program.py MODE [COUNT] > program.pb
 #
 # Writes one serialized ProgramDesc to standard output, with a protobuf
 # encoder of its own (standard library only):
@@ -24,6 +24,15 @@
 #   overlong-varint, invalid-wire-type, wrong-wire-type, unknown-enum,
 #   field-zero, unmatched-end-group, deep-groups, bad-packed-floats,
 #   missing-parent-idx, missing-op-type
+#
+# and programs as large as COUNT says, for the import limits, written in
+# pieces (a program of 300 MB takes no more memory than its largest piece):
+#
+#   many-ops       COUNT ops (5 bytes each) in block 0
+#   long-list      one op with an INTS attribute of COUNT values (1 byte
+#                  each, packed)
+#   long-string    one op with a STRING attribute of COUNT bytes
+#   many-attrs     one op of a type 10 MB long with COUNT INT attributes
 #
 # ===---------------------------------------------------------------------=== #
 
@@ -166,7 +175,36 @@ def damaged(mode):
     raise SystemExit("craft-program.py: unknown mode " + mode)
 
 
+def large(mode, count):
+    """The pieces of a program of `count` ops, values or string bytes."""
+    if mode == "many-ops":
+        pieces = [delimited(4, text(3, "a")) * count]
+    elif mode == "many-attrs":
+        attrs = b"".join(delimited(4, attr("a%x" % i, INT, b""))
+                         for i in range(count))
+        pieces = [delimited(4, text(3, "t" * 10**7) + attrs)]
+    elif mode in ("long-list", "long-string"):
+        # One op whose attribute ends in `count` copies of one byte.
+        attr_type, field, byte = {"long-list": (INTS, 6, b"\x01"),
+                                  "long-string": (STRING, 5, b"s")}[mode]
+        head = attr("a", attr_type, tag(field, DELIMITED) + varint(count))
+        op = text(3, "a") + tag(4, DELIMITED) + varint(len(head) + count) + head
+        chunk = byte * (1 << 24)
+        pieces = [tag(4, DELIMITED) + varint(len(op) + count) + op]
+        pieces += [chunk] * (count // len(chunk))
+        pieces.append(byte * (count % len(chunk)))
+    else:
+        raise SystemExit("craft-program.py: unknown mode " + mode)
+    block = vint(1, 0) + vint(2, -1)
+    size = len(block) + sum(len(piece) for piece in pieces)
+    return [tag(1, DELIMITED) + varint(size) + block] + pieces
+
+
 def main():
+    if len(sys.argv) == 3:
+        for piece in large(sys.argv[1], int(sys.argv[2])):
+            sys.stdout.buffer.write(piece)
+        return
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     mode = sys.argv[1]
