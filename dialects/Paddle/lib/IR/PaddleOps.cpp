@@ -378,41 +378,51 @@ static LogicalResult verifyParents(MutableArrayRef<BlockOp> blocks) {
   return success();
 }
 
+/// Returns the blocks `value` names if it is a BLOCK or BLOCKS attribute.
+static SmallVector<int32_t, 1> getBlockRefs(Attribute value) {
+  if (auto ref = dyn_cast<BlockRefAttr>(value))
+    return {ref.getIndex()};
+  if (auto refs = dyn_cast<BlockRefsAttr>(value))
+    return SmallVector<int32_t, 1>(refs.getIndices());
+  return {};
+}
+
 /// Checks that no op of `blocks` runs, through a BLOCK or BLOCKS attribute,
 /// a block that runs the op's own block again: its own block, or a block
 /// whose ops run it, directly or through other blocks. The indices name
 /// blocks.
 static LogicalResult verifySubBlocks(MutableArrayRef<BlockOp> blocks) {
-  /// An attribute of an op that names a block the op runs.
+  /// A block that ops of a block run, with the first op that runs it.
   struct SubBlock {
     GenericOp op;
-    size_t opIndex;
-    StringAttr attrName;
-    size_t block;
+    uint32_t opIndex;
+    uint32_t block;
   };
-  SmallVector<SmallVector<SubBlock>> subBlocks(blocks.size());
+  // The sub-blocks of block `b`, each once, are subBlocks[begins[b]] up to
+  // subBlocks[begins[b + 1]].
+  SmallVector<SubBlock> subBlocks;
+  SmallVector<size_t> begins;
+  SmallVector<size_t> lastRunBy(blocks.size(), blocks.size());
   for (auto [index, block] : llvm::enumerate(blocks)) {
+    begins.push_back(subBlocks.size());
     for (auto [opIndex, op] :
          llvm::enumerate(block.getBody().front().getOps<GenericOp>())) {
       if (!op.getAttrValuesAttr())
         continue;
-      for (auto [name, value] :
-           llvm::zip_equal(op.getAttrNamesAttr().getAsRange<StringAttr>(),
-                           op.getAttrValuesAttr().getValue())) {
-        SmallVector<int32_t, 1> targets;
-        if (auto ref = dyn_cast<BlockRefAttr>(value))
-          targets.push_back(ref.getIndex());
-        else if (auto refs = dyn_cast<BlockRefsAttr>(value))
-          llvm::append_range(targets, refs.getIndices());
-        for (int32_t target : targets)
-          subBlocks[index].push_back(
-              {op, opIndex, name, static_cast<size_t>(target)});
-      }
+      for (Attribute value : op.getAttrValuesAttr())
+        for (int32_t subBlock : getBlockRefs(value))
+          if (lastRunBy[subBlock] != index) {
+            lastRunBy[subBlock] = index;
+            subBlocks.push_back({op, static_cast<uint32_t>(opIndex),
+                                 static_cast<uint32_t>(subBlock)});
+          }
     }
   }
-  // A depth-first search over the blocks an op runs, without recursion (a
-  // program may nest thousands of blocks); `path` holds the blocks being
-  // searched and the next sub-block of each.
+  begins.push_back(subBlocks.size());
+
+  // A depth-first search over the sub-blocks, without recursion (a program
+  // may nest thousands of blocks); `path` holds the blocks being searched
+  // and the position of the next sub-block of each.
   enum class Visit : uint8_t { NotYet, OnPath, Done };
   SmallVector<Visit> visits(blocks.size(), Visit::NotYet);
   SmallVector<std::pair<size_t, size_t>> path;
@@ -420,19 +430,19 @@ static LogicalResult verifySubBlocks(MutableArrayRef<BlockOp> blocks) {
     if (visits[start] != Visit::NotYet)
       continue;
     visits[start] = Visit::OnPath;
-    path.push_back({start, 0});
+    path.push_back({start, begins[start]});
     while (!path.empty()) {
       auto [block, next] = path.back();
-      if (next == subBlocks[block].size()) {
+      if (next == begins[block + 1]) {
         visits[block] = Visit::Done;
         path.pop_back();
         continue;
       }
       ++path.back().second;
-      SubBlock subBlock = subBlocks[block][next];
+      SubBlock subBlock = subBlocks[next];
       if (visits[subBlock.block] == Visit::NotYet) {
         visits[subBlock.block] = Visit::OnPath;
-        path.push_back({subBlock.block, 0});
+        path.push_back({subBlock.block, begins[subBlock.block]});
         continue;
       }
       if (visits[subBlock.block] == Visit::Done)
@@ -445,11 +455,20 @@ static LogicalResult verifySubBlocks(MutableArrayRef<BlockOp> blocks) {
       for (const auto &entry : llvm::make_range(std::next(onPath), path.end()))
         cycle += " runs block " + std::to_string(entry.first) + ", which";
       cycle += " runs block " + std::to_string(subBlock.block);
-      return emitError(subBlock.op.getLoc())
+      GenericOp op = subBlock.op;
+      StringAttr attrName;
+      for (auto [name, value] :
+           llvm::zip_equal(op.getAttrNamesAttr().getAsRange<StringAttr>(),
+                           op.getAttrValuesAttr().getValue()))
+        if (!attrName &&
+            llvm::is_contained(getBlockRefs(value),
+                               static_cast<int32_t>(subBlock.block)))
+          attrName = name;
+      return emitError(op.getLoc())
              << "blocks[" << block << "].ops[" << subBlock.opIndex << "] ('"
-             << subBlock.op.getOpType() << "'), attribute '"
-             << subBlock.attrName.getValue() << "': block reference "
-             << subBlock.block << " closes a cycle of sub-blocks: " << cycle;
+             << op.getOpType() << "'), attribute '" << attrName.getValue()
+             << "': block reference " << subBlock.block
+             << " closes a cycle of sub-blocks: " << cycle;
     }
   }
   return success();
@@ -487,17 +506,11 @@ LogicalResult ProgramOp::verifyRegions() {
       ArrayAttr values = op.getAttrValuesAttr();
       if (!values)
         continue;
-      for (Attribute value : values) {
-        SmallVector<int32_t, 1> indices;
-        if (auto ref = dyn_cast<BlockRefAttr>(value))
-          indices.push_back(ref.getIndex());
-        else if (auto refs = dyn_cast<BlockRefsAttr>(value))
-          llvm::append_range(indices, refs.getIndices());
-        for (int32_t index : indices)
+      for (Attribute value : values)
+        for (int32_t index : getBlockRefs(value))
           if (failed(verifyBlockIndex(op, "block reference", index, numBlocks,
                                       /*allowNone=*/false)))
             return failure();
-      }
     }
   }
   return failure(failed(verifyParents(blocks)) ||
