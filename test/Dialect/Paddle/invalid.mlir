@@ -79,7 +79,7 @@ paddle.program {
   }
   paddle.block 1 parent 0 {
     paddle.var "x" : raw
-    // expected-error @+1 {{blocks[1].ops[0] ('while'), attribute 'sub_block': block reference 0 closes a cycle of sub-blocks: block 0 runs block 1, which runs block 0}}
+    // expected-error @+1 {{blocks[1].ops[0] ('while'), attribute 'sub_block': block reference 0 closes a cycle of sub-blocks, 0 -> 1 -> 0: each block runs the next}}
     paddle.op "while" ins() outs() attrs {sub_block = #paddle.block<0>}
   }
 }

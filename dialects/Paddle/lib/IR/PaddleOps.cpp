@@ -334,6 +334,22 @@ static LogicalResult verifyBlockIndex(Operation *op, StringRef what,
 // path (`blocks[1].ops[0]`), as the importer names elements, and without
 // printing the op, which for a block can be large.
 
+/// Writes the block indices `chain` as "1 -> 2 -> 1", at most 16 of them:
+/// a longer chain shows its first and last 8.
+static std::string formatChain(ArrayRef<size_t> chain) {
+  constexpr size_t kShownAtEachEnd = 8;
+  std::string text;
+  for (size_t position = 0; position < chain.size(); ++position) {
+    if (position == kShownAtEachEnd && chain.size() > 2 * kShownAtEachEnd) {
+      text += " -> (" + std::to_string(chain.size() - 2 * kShownAtEachEnd) +
+              " more)";
+      position = chain.size() - kShownAtEachEnd;
+    }
+    text += (position ? " -> " : "") + std::to_string(chain[position]);
+  }
+  return text;
+}
+
 /// Checks that the parents of `blocks` form the tree Paddle builds: block 0
 /// is the root, with parent_idx -1, and every other block's parent comes
 /// before it, so that every chain of parents ends at the root. The indices
@@ -357,18 +373,20 @@ static LogicalResult verifyParents(MutableArrayRef<BlockOp> blocks) {
     // of them, or reaches an earlier block or -1.
     llvm::BitVector onChain(blocks.size());
     onChain.set(index);
-    std::string chain = std::to_string(index);
+    SmallVector<size_t> chain = {index};
     int32_t next = parent;
     while (next != -1 && static_cast<size_t>(next) >= index &&
            !onChain.test(next)) {
       onChain.set(next);
-      chain += " -> " + std::to_string(next);
+      chain.push_back(next);
       next = getParent(next);
     }
-    if (next != -1 && static_cast<size_t>(next) >= index)
-      return fail() << " leads into a cycle of parents, " << chain << " -> "
-                    << next << ": a chain of parents must end at the root "
-                    << "block 0, whose parent_idx is -1";
+    if (next != -1 && static_cast<size_t>(next) >= index) {
+      chain.push_back(next);
+      return fail() << " leads into a cycle of parents, " << formatChain(chain)
+                    << ": a chain of parents must end at the root block 0, "
+                    << "whose parent_idx is -1";
+    }
     if (index == 0)
       return fail() << ", but block 0 is the root block, whose parent_idx "
                     << "is -1";
@@ -448,13 +466,12 @@ static LogicalResult verifySubBlocks(MutableArrayRef<BlockOp> blocks) {
       if (visits[subBlock.block] == Visit::Done)
         continue;
       // The path from the sub-block to this block, and back.
-      std::string cycle = "block " + std::to_string(subBlock.block);
       auto onPath = llvm::find_if(path, [&](const auto &entry) {
         return entry.first == subBlock.block;
       });
-      for (const auto &entry : llvm::make_range(std::next(onPath), path.end()))
-        cycle += " runs block " + std::to_string(entry.first) + ", which";
-      cycle += " runs block " + std::to_string(subBlock.block);
+      SmallVector<size_t> cycle = llvm::to_vector(
+          llvm::make_first_range(llvm::make_range(onPath, path.end())));
+      cycle.push_back(subBlock.block);
       GenericOp op = subBlock.op;
       StringAttr attrName;
       for (auto [name, value] :
@@ -468,7 +485,8 @@ static LogicalResult verifySubBlocks(MutableArrayRef<BlockOp> blocks) {
              << "blocks[" << block << "].ops[" << subBlock.opIndex << "] ('"
              << op.getOpType() << "'), attribute '" << attrName.getValue()
              << "': block reference " << subBlock.block
-             << " closes a cycle of sub-blocks: " << cycle;
+             << " closes a cycle of sub-blocks, " << formatChain(cycle)
+             << ": each block runs the next";
     }
   }
   return success();
