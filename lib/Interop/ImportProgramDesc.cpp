@@ -58,7 +58,7 @@ private:
   importSlots(const google::protobuf::RepeatedPtrField<proto::OpDesc::Var> &,
               const std::string &path, StringRef direction);
   FailureOr<Attribute> importAttr(const proto::OpDesc::Attr &attr,
-                                  const std::string &path, int numBlocks);
+                                  const std::string &opPath, int numBlocks);
   Attribute importScalar(const proto::Scalar &scalar);
   TensorDescAttr importTensorDesc(const proto::VarType::TensorDesc &desc,
                                   std::optional<int32_t> lodLevel);
@@ -77,10 +77,11 @@ static std::optional<int32_t> getLoDLevel(const LoDDescT &message) {
   return std::nullopt;
 }
 
+/// Returns the elements of `field` without copying them.
 template <typename ElementT>
-static SmallVector<ElementT>
-toVector(const google::protobuf::RepeatedField<ElementT> &field) {
-  return SmallVector<ElementT>(field.begin(), field.end());
+static ArrayRef<ElementT>
+getElements(const google::protobuf::RepeatedField<ElementT> &field) {
+  return ArrayRef<ElementT>(field.data(), field.size());
 }
 
 static ArrayAttr
@@ -97,7 +98,7 @@ ProgramImporter::importTensorDesc(const proto::VarType::TensorDesc &desc,
                                   std::optional<int32_t> lodLevel) {
   return TensorDescAttr::get(builder.getContext(),
                              static_cast<VarTypeKind>(desc.data_type()),
-                             toVector(desc.dims()), lodLevel);
+                             getElements(desc.dims()), lodLevel);
 }
 
 Attribute ProgramImporter::importScalar(const proto::Scalar &scalar) {
@@ -116,13 +117,14 @@ Attribute ProgramImporter::importScalar(const proto::Scalar &scalar) {
 
 FailureOr<Attribute>
 ProgramImporter::importAttr(const proto::OpDesc::Attr &attr,
-                            const std::string &path, int numBlocks) {
+                            const std::string &opPath, int numBlocks) {
   auto checkBlock = [&](int32_t index) {
     if (index >= 0 && index < numBlocks)
       return success();
-    fail(path) << "block reference " << index << " names no block: the "
-               << "program has " << numBlocks
-               << (numBlocks == 1 ? " block" : " blocks");
+    fail(opPath + ", attribute '" + attr.name() + "'")
+        << "block reference " << index << " names no block: the "
+        << "program has " << numBlocks
+        << (numBlocks == 1 ? " block" : " blocks");
     return failure();
   };
   MLIRContext *context = builder.getContext();
@@ -134,15 +136,15 @@ ProgramImporter::importAttr(const proto::OpDesc::Attr &attr,
   case proto::STRING:
     return Attribute(builder.getStringAttr(attr.s()));
   case proto::INTS:
-    return Attribute(builder.getDenseI32ArrayAttr(toVector(attr.ints())));
+    return Attribute(builder.getDenseI32ArrayAttr(getElements(attr.ints())));
   case proto::FLOATS:
-    return Attribute(builder.getDenseF32ArrayAttr(toVector(attr.floats())));
+    return Attribute(builder.getDenseF32ArrayAttr(getElements(attr.floats())));
   case proto::STRINGS:
     return Attribute(getStringArray(builder, attr.strings()));
   case proto::BOOLEAN:
     return Attribute(builder.getBoolAttr(attr.b()));
   case proto::BOOLEANS:
-    return Attribute(builder.getDenseBoolArrayAttr(toVector(attr.bools())));
+    return Attribute(builder.getDenseBoolArrayAttr(getElements(attr.bools())));
   case proto::BLOCK:
     if (failed(checkBlock(attr.block_idx())))
       return failure();
@@ -153,11 +155,13 @@ ProgramImporter::importAttr(const proto::OpDesc::Attr &attr,
     for (int32_t index : attr.blocks_idx())
       if (failed(checkBlock(index)))
         return failure();
-    return Attribute(BlockRefsAttr::get(context, toVector(attr.blocks_idx())));
+    return Attribute(
+        BlockRefsAttr::get(context, getElements(attr.blocks_idx())));
   case proto::LONGS:
-    return Attribute(builder.getDenseI64ArrayAttr(toVector(attr.longs())));
+    return Attribute(builder.getDenseI64ArrayAttr(getElements(attr.longs())));
   case proto::FLOAT64S:
-    return Attribute(builder.getDenseF64ArrayAttr(toVector(attr.float64s())));
+    return Attribute(
+        builder.getDenseF64ArrayAttr(getElements(attr.float64s())));
   case proto::VAR:
     return Attribute(
         VarRefAttr::get(context, builder.getStringAttr(attr.var_name())));
@@ -209,10 +213,9 @@ LogicalResult ProgramImporter::importOp(const proto::OpDesc &op,
   SmallVector<Attribute> names, values;
   llvm::StringSet<> seen;
   for (const proto::OpDesc::Attr &attr : op.attrs()) {
-    std::string attrPath = where + ", attribute '" + attr.name() + "'";
     if (!seen.insert(attr.name()).second)
       return fail(where) << "two attributes named '" << attr.name() << "'";
-    FailureOr<Attribute> value = importAttr(attr, attrPath, numBlocks);
+    FailureOr<Attribute> value = importAttr(attr, where, numBlocks);
     if (failed(value))
       return failure();
     names.push_back(builder.getStringAttr(attr.name()));
@@ -290,7 +293,7 @@ LogicalResult ProgramImporter::importVar(const proto::VarDesc &var,
       values.push_back(builder.getStringAttr(attr.s()));
       break;
     case proto::INTS:
-      values.push_back(builder.getDenseI32ArrayAttr(toVector(attr.ints())));
+      values.push_back(builder.getDenseI32ArrayAttr(getElements(attr.ints())));
       break;
     default:
       return fail(where) << "attribute '" << attr.name() << "' is a "
@@ -393,9 +396,41 @@ ProgramImporter::import(const proto::ProgramDesc &program) {
   return module;
 }
 
-OwningOpRef<ModuleOp> openks::importPaddleProgram(StringRef bytes,
-                                                  MLIRContext *context,
-                                                  StringRef bufferName) {
+/// Refuses a program that holds more than `limits` allow, before protobuf
+/// allocates anything for it.
+static LogicalResult checkImportLimits(const interop::WireTally &tally,
+                                       const PaddleImportLimits &limits,
+                                       Location fileLoc) {
+  struct Limit {
+    uint64_t count;
+    uint64_t max;
+    StringRef what;
+  };
+  const Limit checks[] = {
+      {tally.messages, limits.maxMessages,
+       "messages (blocks, variables, ops, attributes, slots and the "
+       "messages in them)"},
+      {tally.values, limits.maxValues,
+       "values of lists (attribute lists, slot arguments, dims) and fields "
+       "outside the schema"},
+      {tally.stringBytes, limits.maxStringBytes,
+       "bytes of strings (names, string attributes, fields outside the "
+       "schema)"},
+  };
+  for (const Limit &check : checks)
+    if (check.count > check.max)
+      return emitError(fileLoc)
+             << "the ProgramDesc is too large to import: it holds "
+             << check.count << " " << check.what << ", "
+             << check.count - check.max << " more than the limit of "
+             << check.max;
+  return success();
+}
+
+OwningOpRef<ModuleOp>
+openks::importPaddleProgram(StringRef bytes, MLIRContext *context,
+                            StringRef bufferName,
+                            const PaddleImportLimits &limits) {
   context->loadDialect<PaddleDialect>();
   Location fileLoc = FileLineColLoc::get(context, bufferName, 0, 0);
   if (bytes.size() > static_cast<size_t>(INT_MAX)) {
@@ -405,11 +440,14 @@ OwningOpRef<ModuleOp> openks::importPaddleProgram(StringRef bytes,
   }
   const google::protobuf::Descriptor *descriptor =
       proto::ProgramDesc::descriptor();
-  if (std::string damage = interop::findWireError(bytes, descriptor);
+  interop::WireTally tally;
+  if (std::string damage = interop::findWireError(bytes, descriptor, tally);
       !damage.empty()) {
     emitError(fileLoc) << "not a valid ProgramDesc: " << damage;
     return {};
   }
+  if (failed(checkImportLimits(tally, limits, fileLoc)))
+    return {};
   proto::ProgramDesc program;
   if (!program.ParsePartialFromArray(bytes.data(),
                                      static_cast<int>(bytes.size()))) {

@@ -35,16 +35,22 @@ template <typename OpTy> static OpTy getOnlyProgram(ModuleOp module) {
   return *programs.begin();
 }
 
-/// Imports the main program of `sourceMgr`, and maps it onto `train` ops
-/// with `toTrain`, the startup program read from `startupFile`.
-static OwningOpRef<Operation *> importProgram(llvm::SourceMgr &sourceMgr,
-                                              MLIRContext *context,
-                                              bool toTrain,
-                                              StringRef startupFile) {
+/// Imports the main program of `sourceMgr` within `limits`, and maps it onto
+/// `train` ops with `toTrain`, the startup program read from `startupFile`.
+/// The two programs of `toTrain` get half of every limit each, so that
+/// together they take no more memory than one program may.
+static OwningOpRef<Operation *>
+importProgram(llvm::SourceMgr &sourceMgr, MLIRContext *context, bool toTrain,
+              StringRef startupFile, PaddleImportLimits limits) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  if (toTrain) {
+    limits.maxMessages /= 2;
+    limits.maxValues /= 2;
+    limits.maxStringBytes /= 2;
+  }
   OwningOpRef<ModuleOp> main = importPaddleProgram(
-      buffer->getBuffer(), context, buffer->getBufferIdentifier());
+      buffer->getBuffer(), context, buffer->getBufferIdentifier(), limits);
   if (!main)
     return {};
   if (!toTrain) {
@@ -63,7 +69,7 @@ static OwningOpRef<Operation *> importProgram(llvm::SourceMgr &sourceMgr,
       emitError(UnknownLoc::get(context)) << bytes.status().message();
       return {};
     }
-    startup = importPaddleProgram(*bytes, context, startupFile);
+    startup = importPaddleProgram(*bytes, context, startupFile, limits);
     if (!startup)
       return {};
   }
@@ -121,11 +127,29 @@ void openks::registerPaddleTranslations() {
       "paddle-export-startup",
       llvm::cl::desc("With --export-paddle-program of a train.program: "
                      "write its startup program"));
+  PaddleImportLimits defaults;
+  static llvm::cl::opt<uint64_t> maxMessages(
+      "paddle-max-messages",
+      llvm::cl::desc("With --import-paddle-program: refuse programs of more "
+                     "messages (blocks, variables, ops, attributes, ...)"),
+      llvm::cl::init(defaults.maxMessages));
+  static llvm::cl::opt<uint64_t> maxValues(
+      "paddle-max-values",
+      llvm::cl::desc("With --import-paddle-program: refuse programs of more "
+                     "values of lists and unknown fields"),
+      llvm::cl::init(defaults.maxValues));
+  static llvm::cl::opt<uint64_t> maxStringBytes(
+      "paddle-max-string-bytes",
+      llvm::cl::desc("With --import-paddle-program: refuse programs of more "
+                     "bytes of strings"),
+      llvm::cl::init(defaults.maxStringBytes));
 
   TranslateToMLIRRegistration importRegistration(
       "import-paddle-program", "Import a serialized Paddle ProgramDesc",
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
-        return importProgram(sourceMgr, context, toTrain, startupFile);
+        return importProgram(
+            sourceMgr, context, toTrain, startupFile,
+            PaddleImportLimits{maxMessages, maxValues, maxStringBytes});
       },
       [](DialectRegistry &registry) {
         registry.insert<paddle::PaddleDialect, train::TrainDialect>();

@@ -29,11 +29,12 @@ enum WireType : unsigned {
 /// How deep groups (of fields outside the schema) may nest.
 constexpr int kMaxGroupDepth = 32;
 
-/// Walks one buffer, recording the first defect it meets.
+/// Walks one buffer, recording the first defect it meets and tallying
+/// what it holds.
 class WireChecker {
 public:
-  WireChecker(llvm::StringRef bytes, llvm::StringRef rootName)
-      : base(bytes.bytes_begin()), rootName(rootName) {}
+  WireChecker(llvm::StringRef bytes, llvm::StringRef rootName, WireTally &tally)
+      : base(bytes.bytes_begin()), rootName(rootName), tally(tally) {}
 
   /// Checks the `descriptor` message in [begin, end); `path` names it.
   bool checkMessage(const Descriptor *descriptor, const uint8_t *begin,
@@ -74,6 +75,7 @@ private:
   const uint8_t *base;
   /// What the top-level message is called in messages.
   llvm::StringRef rootName;
+  WireTally &tally;
   std::string error;
 };
 
@@ -164,6 +166,14 @@ bool WireChecker::checkField(const FieldDescriptor *field, uint32_t fieldNumber,
                              const std::string &fieldPath, int groupDepth) {
   const uint8_t *start = p;
   std::string name = describeField(fieldNumber, field);
+  // Protobuf keeps one value of a singular field, however often it comes,
+  // but every value of a repeated one and every field it does not know. A
+  // packed field counts its elements.
+  bool packed = field && wireType == kLengthDelimited &&
+                getWireType(field) != kLengthDelimited;
+  if (!packed && (!field || (field->is_repeated() &&
+                             field->type() != FieldDescriptor::TYPE_MESSAGE)))
+    ++tally.values;
   switch (wireType) {
   case kVarint: {
     uint64_t value;
@@ -194,10 +204,13 @@ bool WireChecker::checkField(const FieldDescriptor *field, uint32_t fieldNumber,
     const uint8_t *contentEnd = p + length;
     const uint8_t *content = p;
     p = contentEnd;
-    if (!field || getWireType(field) == kLengthDelimited) {
-      if (field && field->type() == FieldDescriptor::TYPE_MESSAGE)
-        return checkMessage(field->message_type(), content, contentEnd,
-                            fieldPath);
+    if (field && field->type() == FieldDescriptor::TYPE_MESSAGE) {
+      ++tally.messages;
+      return checkMessage(field->message_type(), content, contentEnd,
+                          fieldPath);
+    }
+    if (!packed) {
+      tally.stringBytes += length;
       return true;
     }
     // A packed repeated scalar: whole elements, valid enum values.
@@ -208,9 +221,11 @@ bool WireChecker::checkField(const FieldDescriptor *field, uint32_t fieldNumber,
         return fail(start, path,
                     name + " packs " + llvm::Twine(length) +
                         " bytes, not a multiple of " + llvm::Twine(size));
+      tally.values += length / size;
       return true;
     }
     while (content != contentEnd) {
+      ++tally.values;
       const uint8_t *element = content;
       uint64_t value;
       if (!readVarint(content, contentEnd, value))
@@ -300,8 +315,9 @@ bool WireChecker::checkMessage(const Descriptor *descriptor,
 }
 
 std::string openks::interop::findWireError(llvm::StringRef bytes,
-                                           const Descriptor *descriptor) {
-  WireChecker checker(bytes, descriptor->name());
+                                           const Descriptor *descriptor,
+                                           WireTally &tally) {
+  WireChecker checker(bytes, descriptor->name(), tally);
   checker.checkMessage(descriptor, bytes.bytes_begin(), bytes.bytes_end(),
                        /*path=*/"");
   return checker.takeError();

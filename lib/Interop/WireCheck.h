@@ -7,7 +7,9 @@
 // Protobuf's parser says only whether a message parsed. Before the
 // importer hands a file to it, this walks the bytes against the message's
 // schema and names the first defect: its byte offset, the path of the
-// field it is in and what is wrong.
+// field it is in and what is wrong. On the way it tallies what parsing the
+// bytes would allocate, so the importer can refuse a file too large to
+// import before protobuf allocates anything.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <string>
 
 namespace google::protobuf {
@@ -23,6 +26,21 @@ class Descriptor;
 } // namespace google::protobuf
 
 namespace openks::interop {
+
+/// What parsing a serialized message allocates, counted from its bytes.
+/// Protobuf allocates an object for every nested message, an element for
+/// every value of a repeated field and for every field the schema does not
+/// declare (which it keeps), and a copy of every string.
+struct WireTally {
+  /// Nested messages: each occurrence of a field of message type.
+  uint64_t messages = 0;
+  /// Values of repeated scalar and string fields (packed or not), and
+  /// fields outside the schema, groups and their fields included.
+  uint64_t values = 0;
+  /// Bytes of string and bytes fields, and of length-delimited fields
+  /// outside the schema.
+  uint64_t stringBytes = 0;
+};
 
 /// Walks `bytes` as a serialized `descriptor` message and returns an empty
 /// string if every field is well-formed, else a message such as "byte 117,
@@ -35,8 +53,12 @@ namespace openks::interop {
 /// declares, and nested messages are well-formed. Fields the schema does
 /// not declare are skipped, groups nested at most 32 deep. Required fields
 /// are not checked here.
+///
+/// `tally` receives the counts of the bytes walked, which for a well-formed
+/// message are those of the whole message.
 std::string findWireError(llvm::StringRef bytes,
-                          const google::protobuf::Descriptor *descriptor);
+                          const google::protobuf::Descriptor *descriptor,
+                          WireTally &tally);
 
 } // namespace openks::interop
 

@@ -49,10 +49,11 @@ static LogicalResult run(const Translation &translation,
   if (!output)
     return fail(errorMessage);
 
+  // The buffer refers to `input`, which outlives it: an input of a
+  // gigabyte is in memory once.
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(*input, inputFilename),
-      llvm::SMLoc());
+      llvm::MemoryBuffer::getMemBuffer(*input, inputFilename), llvm::SMLoc());
   MLIRContext context;
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
   if (failed(translation(sourceMgr, output->os(), &context)))

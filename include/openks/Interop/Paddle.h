@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <optional>
 
 namespace openks {
@@ -34,14 +35,34 @@ namespace train {
 class ProgramOp;
 } // namespace train
 
+/// What a ProgramDesc may hold to be imported. Protobuf objects and MLIR
+/// ops and attributes take up to about 1 KiB per message, 100 bytes per
+/// value and twice the string bytes, so the defaults bound an import to
+/// about 1.5 GiB besides its input, whatever the shape of the file
+/// (docs/Interop.md has the figures). Real programs hold a few ten
+/// thousand messages and values, and a few MB of strings.
+struct PaddleImportLimits {
+  /// Nested messages: blocks, variables, ops, attributes, slots and the
+  /// messages in them.
+  uint64_t maxMessages = uint64_t(1) << 20;
+  /// Values of repeated fields (list attributes, slot arguments, dims) and
+  /// fields outside the schema.
+  uint64_t maxValues = uint64_t(1) << 22;
+  /// Bytes of strings and of fields outside the schema: 256 MiB.
+  uint64_t maxStringBytes = uint64_t(1) << 28;
+};
+
 /// Imports the serialized ProgramDesc `bytes` as a module holding one
 /// `paddle.program`. Errors (a damaged or truncated file, an empty one, a
-/// missing required field, duplicate names, a block index that names no
-/// block) are reported at `bufferName` with the byte offset or the path of
-/// the field (`blocks[0].ops[3]`), and yield null.
+/// file that holds more than `limits` allow, a missing required field,
+/// duplicate names, a block index that names no block, a cycle of blocks)
+/// are reported at `bufferName` with the byte offset or the path of the
+/// field (`blocks[0].ops[3]`), and yield null. A file beyond the limits is
+/// refused before anything is allocated for it.
 mlir::OwningOpRef<mlir::ModuleOp>
 importPaddleProgram(llvm::StringRef bytes, mlir::MLIRContext *context,
-                    llvm::StringRef bufferName = "<paddle program>");
+                    llvm::StringRef bufferName = "<paddle program>",
+                    const PaddleImportLimits &limits = {});
 
 /// Writes `program` as a serialized ProgramDesc to `os`.
 mlir::LogicalResult exportPaddleProgram(paddle::ProgramOp program,

@@ -27,6 +27,65 @@ paddle.program {
 
 // -----
 
+// Tests that block 0 is the root and that every other block's parent comes
+// before it, so that every chain of parents ends at the root.
+paddle.program {
+  paddle.block 0 parent -1 {
+  }
+  // expected-error @+1 {{blocks[1]: parent_idx 2 leads into a cycle of parents, 1 -> 2 -> 1: a chain of parents must end at the root block 0, whose parent_idx is -1}}
+  paddle.block 1 parent 2 {
+  }
+  paddle.block 2 parent 1 {
+  }
+}
+
+// -----
+
+paddle.program {
+  // expected-error @+1 {{blocks[0]: parent_idx 0 leads into a cycle of parents, 0 -> 0}}
+  paddle.block 0 parent 0 {
+  }
+}
+
+// -----
+
+paddle.program {
+  paddle.block 0 parent -1 {
+  }
+  // expected-error @+1 {{blocks[1]: parent_idx 2 names a later block}}
+  paddle.block 1 parent 2 {
+  }
+  paddle.block 2 parent 0 {
+  }
+}
+
+// -----
+
+paddle.program {
+  paddle.block 0 parent -1 {
+  }
+  // expected-error @+1 {{blocks[1]: parent_idx -1, but only the root block 0 has no parent}}
+  paddle.block 1 parent -1 {
+  }
+}
+
+// -----
+
+// Tests that no op runs a block that runs the op's own block; ops count
+// without the variables.
+paddle.program {
+  paddle.block 0 parent -1 {
+    paddle.op "while" ins() outs() attrs {sub_block = #paddle.block<1>}
+  }
+  paddle.block 1 parent 0 {
+    paddle.var "x" : raw
+    // expected-error @+1 {{blocks[1].ops[0] ('while'), attribute 'sub_block': block reference 0 closes a cycle of sub-blocks, 0 -> 1 -> 0: each block runs the next}}
+    paddle.op "while" ins() outs() attrs {sub_block = #paddle.block<0>}
+  }
+}
+
+// -----
+
 // Tests that a forward block index names a block.
 paddle.program {
   paddle.block 0 parent -1 {

@@ -5,7 +5,7 @@
 #
 # ===---------------------------------------------------------------------=== #
 #
-# Usage: craft-program.py MODE > program.pb
+# Usage: craft-program.py MODE [COUNT] > program.pb
 #
 # Writes one serialized ProgramDesc to standard output, with a protobuf
 # encoder of its own (standard library only):
@@ -24,6 +24,15 @@
 #   overlong-varint, invalid-wire-type, wrong-wire-type, unknown-enum,
 #   field-zero, unmatched-end-group, deep-groups, bad-packed-floats,
 #   missing-parent-idx, missing-op-type
+#
+# and programs as large as COUNT says, for the import limits, written in
+# pieces (a program of 300 MB takes no more memory than its largest piece):
+#
+#   many-ops       COUNT ops (5 bytes each) in block 0
+#   long-list      one op with an INTS attribute of COUNT values (1 byte
+#                  each, packed)
+#   long-string    one op with a STRING attribute of COUNT bytes
+#   many-attrs     one op of a type 10 MB long with COUNT INT attributes
 #
 # ===---------------------------------------------------------------------=== #
 
@@ -112,7 +121,7 @@ def program(packed=False, unknown=False, type_first=False):
         attr("floats", FLOATS, repeated(7, [1.5, 0.25], f32, packed)),
         attr("bools", BOOLEANS, repeated(11, [1, 0], varint, packed)),
         attr("float64s", FLOAT64S, repeated(16, [0.1, -2.0], f64, packed)),
-        attr("blocks", BLOCKS, repeated(14, [0, 0], varint, packed)),
+        attr("blocks", BLOCKS, repeated(14, [1, 1], varint, packed)),
         attr("name", STRING, text(5, "fc") + (vint(30, 1) if u else b"")),
         attr("op_role", INT, vint(3, 0)),
     ]
@@ -128,7 +137,9 @@ def program(packed=False, unknown=False, type_first=False):
              + delimited(4, op))
     if u:
         block += delimited(6, b"skipped")
-    result = delimited(1, block) + delimited(4, vint(1, 2003002))
+    sub_block = vint(1, 1) + vint(2, 0)
+    result = (delimited(1, block) + delimited(1, sub_block)
+              + delimited(4, vint(1, 2003002)))
     if u:
         result += vint(9, 12345) + tag(10, FIXED64) + f64(3.0)
     return result
@@ -164,7 +175,36 @@ def damaged(mode):
     raise SystemExit("craft-program.py: unknown mode " + mode)
 
 
+def large(mode, count):
+    """The pieces of a program of `count` ops, values or string bytes."""
+    if mode == "many-ops":
+        pieces = [delimited(4, text(3, "a")) * count]
+    elif mode == "many-attrs":
+        attrs = b"".join(delimited(4, attr("a%x" % i, INT, b""))
+                         for i in range(count))
+        pieces = [delimited(4, text(3, "t" * 10**7) + attrs)]
+    elif mode in ("long-list", "long-string"):
+        # One op whose attribute ends in `count` copies of one byte.
+        attr_type, field, byte = {"long-list": (INTS, 6, b"\x01"),
+                                  "long-string": (STRING, 5, b"s")}[mode]
+        head = attr("a", attr_type, tag(field, DELIMITED) + varint(count))
+        op = text(3, "a") + tag(4, DELIMITED) + varint(len(head) + count) + head
+        chunk = byte * (1 << 24)
+        pieces = [tag(4, DELIMITED) + varint(len(op) + count) + op]
+        pieces += [chunk] * (count // len(chunk))
+        pieces.append(byte * (count % len(chunk)))
+    else:
+        raise SystemExit("craft-program.py: unknown mode " + mode)
+    block = vint(1, 0) + vint(2, -1)
+    size = len(block) + sum(len(piece) for piece in pieces)
+    return [tag(1, DELIMITED) + varint(size) + block] + pieces
+
+
 def main():
+    if len(sys.argv) == 3:
+        for piece in large(sys.argv[1], int(sys.argv[2])):
+            sys.stdout.buffer.write(piece)
+        return
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     mode = sys.argv[1]

@@ -7,6 +7,7 @@
 #include "openks/Dialect/Paddle/IR/PaddleOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -329,6 +330,168 @@ static LogicalResult verifyBlockIndex(Operation *op, StringRef what,
                            << (numBlocks == 1 ? " block" : " blocks");
 }
 
+// The checks of how blocks link report at the element's location with its
+// path (`blocks[1].ops[0]`), as the importer names elements, and without
+// printing the op, which for a block can be large.
+
+/// Writes the block indices `chain` as "1 -> 2 -> 1", at most 16 of them:
+/// a longer chain shows its first and last 8.
+static std::string formatChain(ArrayRef<size_t> chain) {
+  constexpr size_t kShownAtEachEnd = 8;
+  std::string text;
+  for (size_t position = 0; position < chain.size(); ++position) {
+    if (position == kShownAtEachEnd && chain.size() > 2 * kShownAtEachEnd) {
+      text += " -> (" + std::to_string(chain.size() - 2 * kShownAtEachEnd) +
+              " more)";
+      position = chain.size() - kShownAtEachEnd;
+    }
+    text += (position ? " -> " : "") + std::to_string(chain[position]);
+  }
+  return text;
+}
+
+/// Checks that the parents of `blocks` form the tree Paddle builds: block 0
+/// is the root, with parent_idx -1, and every other block's parent comes
+/// before it, so that every chain of parents ends at the root. The indices
+/// name blocks.
+static LogicalResult verifyParents(MutableArrayRef<BlockOp> blocks) {
+  auto getParent = [&](size_t index) {
+    return static_cast<int32_t>(blocks[index].getParentIdx());
+  };
+  for (size_t index = 0; index < blocks.size(); ++index) {
+    int32_t parent = getParent(index);
+    if (index == 0 ? parent == -1
+                   : parent != -1 && static_cast<size_t>(parent) < index)
+      continue;
+    auto fail = [&] {
+      return emitError(blocks[index].getLoc())
+             << "blocks[" << index << "]: parent_idx " << parent;
+    };
+    if (parent == -1)
+      return fail() << ", but only the root block 0 has no parent";
+    // Follow the chain through this and later blocks: it comes back to one
+    // of them, or reaches an earlier block or -1.
+    llvm::BitVector onChain(blocks.size());
+    onChain.set(index);
+    SmallVector<size_t> chain = {index};
+    int32_t next = parent;
+    while (next != -1 && static_cast<size_t>(next) >= index &&
+           !onChain.test(next)) {
+      onChain.set(next);
+      chain.push_back(next);
+      next = getParent(next);
+    }
+    if (next != -1 && static_cast<size_t>(next) >= index) {
+      chain.push_back(next);
+      return fail() << " leads into a cycle of parents, " << formatChain(chain)
+                    << ": a chain of parents must end at the root block 0, "
+                    << "whose parent_idx is -1";
+    }
+    if (index == 0)
+      return fail() << ", but block 0 is the root block, whose parent_idx "
+                    << "is -1";
+    return fail() << " names a later block: a block's parent comes before it, "
+                  << "so that its chain of parents ends at the root block 0";
+  }
+  return success();
+}
+
+/// Returns the blocks `value` names if it is a BLOCK or BLOCKS attribute.
+static SmallVector<int32_t, 1> getBlockRefs(Attribute value) {
+  if (auto ref = dyn_cast<BlockRefAttr>(value))
+    return {ref.getIndex()};
+  if (auto refs = dyn_cast<BlockRefsAttr>(value))
+    return SmallVector<int32_t, 1>(refs.getIndices());
+  return {};
+}
+
+/// Checks that no op of `blocks` runs, through a BLOCK or BLOCKS attribute,
+/// a block that runs the op's own block again: its own block, or a block
+/// whose ops run it, directly or through other blocks. The indices name
+/// blocks.
+static LogicalResult verifySubBlocks(MutableArrayRef<BlockOp> blocks) {
+  /// A block that ops of a block run, with the first op that runs it.
+  struct SubBlock {
+    GenericOp op;
+    uint32_t opIndex;
+    uint32_t block;
+  };
+  // The sub-blocks of block `b`, each once, are subBlocks[begins[b]] up to
+  // subBlocks[begins[b + 1]].
+  SmallVector<SubBlock> subBlocks;
+  SmallVector<size_t> begins;
+  SmallVector<size_t> lastRunBy(blocks.size(), blocks.size());
+  for (auto [index, block] : llvm::enumerate(blocks)) {
+    begins.push_back(subBlocks.size());
+    for (auto [opIndex, op] :
+         llvm::enumerate(block.getBody().front().getOps<GenericOp>())) {
+      if (!op.getAttrValuesAttr())
+        continue;
+      for (Attribute value : op.getAttrValuesAttr())
+        for (int32_t subBlock : getBlockRefs(value))
+          if (lastRunBy[subBlock] != index) {
+            lastRunBy[subBlock] = index;
+            subBlocks.push_back({op, static_cast<uint32_t>(opIndex),
+                                 static_cast<uint32_t>(subBlock)});
+          }
+    }
+  }
+  begins.push_back(subBlocks.size());
+
+  // A depth-first search over the sub-blocks, without recursion (a program
+  // may nest thousands of blocks); `path` holds the blocks being searched
+  // and the position of the next sub-block of each.
+  enum class Visit : uint8_t { NotYet, OnPath, Done };
+  SmallVector<Visit> visits(blocks.size(), Visit::NotYet);
+  SmallVector<std::pair<size_t, size_t>> path;
+  for (size_t start = 0; start < blocks.size(); ++start) {
+    if (visits[start] != Visit::NotYet)
+      continue;
+    visits[start] = Visit::OnPath;
+    path.push_back({start, begins[start]});
+    while (!path.empty()) {
+      auto [block, next] = path.back();
+      if (next == begins[block + 1]) {
+        visits[block] = Visit::Done;
+        path.pop_back();
+        continue;
+      }
+      ++path.back().second;
+      SubBlock subBlock = subBlocks[next];
+      if (visits[subBlock.block] == Visit::NotYet) {
+        visits[subBlock.block] = Visit::OnPath;
+        path.push_back({subBlock.block, begins[subBlock.block]});
+        continue;
+      }
+      if (visits[subBlock.block] == Visit::Done)
+        continue;
+      // The path from the sub-block to this block, and back.
+      auto onPath = llvm::find_if(path, [&](const auto &entry) {
+        return entry.first == subBlock.block;
+      });
+      SmallVector<size_t> cycle = llvm::to_vector(
+          llvm::make_first_range(llvm::make_range(onPath, path.end())));
+      cycle.push_back(subBlock.block);
+      GenericOp op = subBlock.op;
+      StringAttr attrName;
+      for (auto [name, value] :
+           llvm::zip_equal(op.getAttrNamesAttr().getAsRange<StringAttr>(),
+                           op.getAttrValuesAttr().getValue()))
+        if (!attrName &&
+            llvm::is_contained(getBlockRefs(value),
+                               static_cast<int32_t>(subBlock.block)))
+          attrName = name;
+      return emitError(op.getLoc())
+             << "blocks[" << block << "].ops[" << subBlock.opIndex << "] ('"
+             << op.getOpType() << "'), attribute '" << attrName.getValue()
+             << "': block reference " << subBlock.block
+             << " closes a cycle of sub-blocks, " << formatChain(cycle)
+             << ": each block runs the next";
+    }
+  }
+  return success();
+}
+
 LogicalResult ProgramOp::verifyRegions() {
   if (getDefaultRequiredVersion() && !getOpCompatibleMap())
     return emitOpError("has a default_required_version but no "
@@ -361,20 +524,15 @@ LogicalResult ProgramOp::verifyRegions() {
       ArrayAttr values = op.getAttrValuesAttr();
       if (!values)
         continue;
-      for (Attribute value : values) {
-        SmallVector<int32_t, 1> indices;
-        if (auto ref = dyn_cast<BlockRefAttr>(value))
-          indices.push_back(ref.getIndex());
-        else if (auto refs = dyn_cast<BlockRefsAttr>(value))
-          llvm::append_range(indices, refs.getIndices());
-        for (int32_t index : indices)
+      for (Attribute value : values)
+        for (int32_t index : getBlockRefs(value))
           if (failed(verifyBlockIndex(op, "block reference", index, numBlocks,
                                       /*allowNone=*/false)))
             return failure();
-      }
     }
   }
-  return success();
+  return failure(failed(verifyParents(blocks)) ||
+                 failed(verifySubBlocks(blocks)));
 }
 
 //===----------------------------------------------------------------------===//

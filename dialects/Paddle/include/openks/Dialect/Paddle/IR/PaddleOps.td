@@ -21,8 +21,12 @@ def Paddle_ProgramOp : Paddle_Op<"program", [
     compatibility map (`op_compatible_map` and `default_required_version`).
     An attribute is present exactly when the file has the field.
 
-    The verifier checks that the blocks are numbered by position and that
-    every parent, forward-block, BLOCK and BLOCKS index names a block.
+    The verifier checks that the blocks are numbered by position, that
+    every parent, forward-block, BLOCK and BLOCKS index names a block, and
+    that the blocks link as Paddle links them: block 0 is the root (parent
+    -1) and every other block's parent comes before it, so that every chain
+    of parents ends at the root, and no op runs (through a BLOCK or BLOCKS
+    attribute) a block that runs the op's own block again.
 
     ```mlir
     paddle.program version 2001000 attributes {
