@@ -12,14 +12,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
 #include <shared_mutex>
 #include <sstream>
 #include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -222,14 +224,75 @@ static std::string normalize(const std::string &dir) {
   return path;
 }
 
+/// Returns what a file of `mode`, not a regular file, is.
+static const char *describeFileType(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  return "not a regular file";
+}
+
+/// Reads the regular file `path` (or one a symbolic link names), refusing
+/// more than `maxBytes` bytes.
+static StatusOr<std::string> readFile(const std::string &path,
+                                      uint64_t maxBytes) {
+  // Opening a FIFO waits for a writer, and a device may never end: anything
+  // but a regular file is refused, by stat without opening it, and by fstat
+  // after a non-blocking open in case it was replaced in between.
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0)
+    return Status::notFound("{}: cannot open it: {}", path,
+                            std::strerror(errno));
+  auto notRegular = [&] {
+    return Status::invalidArgument("{}: cannot read it: it is {}, not a "
+                                   "regular file",
+                                   path, describeFileType(info.st_mode));
+  };
+  if (!S_ISREG(info.st_mode))
+    return notRegular();
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return Status::notFound("{}: cannot open it: {}", path,
+                            std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
+    return notRegular();
+  std::string bytes;
+  char chunk[1 << 16];
+  for (;;) {
+    ssize_t count = ::read(fd, chunk, sizeof(chunk));
+    if (count < 0 && errno == EINTR)
+      continue;
+    if (count < 0)
+      return Status::error(StatusCode::IOError, "{}: cannot read it: {}", path,
+                           std::strerror(errno));
+    if (count == 0)
+      return bytes;
+    bytes.append(chunk, static_cast<size_t>(count));
+    if (bytes.size() > maxBytes)
+      return Status::dataLoss("{}: damaged: larger than the {} bytes "
+                              "expected",
+                              path, maxBytes);
+  }
+}
+
 /// Returns whether the directory `dir` holds a manifest, that is, a
 /// checkpoint, whole or damaged.
 static bool holdsManifest(const std::string &dir) {
-  std::ifstream manifest(fs::path(dir) / kCheckpointManifest,
-                         std::ios::binary);
-  std::string first(kManifestMagic.size() + 1, '\0');
-  return manifest.read(first.data(), first.size()) &&
-         first == std::string(kManifestMagic) + "\t";
+  StatusOr<std::string> manifest = readFile(
+      (fs::path(dir) / kCheckpointManifest).string(), kMaxManifestBytes);
+  return manifest &&
+         manifest->rfind(std::string(kManifestMagic) + "\t", 0) == 0;
 }
 
 Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
@@ -286,27 +349,6 @@ Status openks::runtime::saveCheckpoint(const std::string &dir,
   for (const ServerSpec &server : job.servers)
     stores.push_back(&server.store);
   return saveCheckpoint(dir, stores, checkpointModeName(job.mode), step);
-}
-
-/// Reads the file `path`, refusing more than `maxBytes` bytes.
-static StatusOr<std::string> readFile(const std::string &path,
-                                      uint64_t maxBytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status::notFound("{}: cannot open it: {}", path,
-                            std::strerror(errno));
-  std::string bytes;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
-    bytes.append(chunk, static_cast<size_t>(in.gcount()));
-    if (bytes.size() > maxBytes)
-      return Status::dataLoss("{}: damaged: larger than the {} bytes "
-                              "expected",
-                              path, maxBytes);
-  }
-  if (in.bad())
-    return Status::error(StatusCode::IOError, "{}: cannot read it", path);
-  return bytes;
 }
 
 /// Splits `line` at tabs.

@@ -8,7 +8,8 @@
 // state, and loads them into three stores and into one, checking every
 // value; checks the manifest and the files against an independent reading;
 // and checks that a failure in the middle of a save leaves the previous
-// checkpoint, and that missing, truncated, damaged or mismatched files are
+// checkpoint, and that missing, truncated, damaged or mismatched files, and
+// files that are not regular files (a FIFO would block the loader), are
 // refused naming the file.
 //
 //===----------------------------------------------------------------------===//
@@ -22,9 +23,11 @@
 
 #include <atomic>
 #include <csignal>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -333,6 +336,84 @@ TEST_F(CheckpointTest, ReplacesOnlyACheckpointOrAnEmptyDirectory) {
   saveTwoStores(1);
   saveTwoStores(2);
   EXPECT_EQ(readCheckpointInfo(dir_)->step, 2);
+}
+
+/// A FIFO at `path` whose writing end is opened (and closed) as soon as a
+/// reader waits on it, so that a reader that should have refused it gets
+/// an empty file instead of waiting forever; opened() tells whether one
+/// did.
+class WatchedFifo {
+public:
+  explicit WatchedFifo(const fs::path &path) : path_(path.string()) {
+    EXPECT_EQ(::mkfifo(path_.c_str(), 0644), 0) << std::strerror(errno);
+    watcher_ = std::thread([this] {
+      while (!stop_.load()) {
+        // Without a reader this fails with ENXIO at once.
+        int fd = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+          opened_ = true;
+          ::close(fd);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    });
+  }
+  ~WatchedFifo() {
+    stop_ = true;
+    watcher_.join();
+  }
+  bool opened() const { return opened_.load(); }
+
+private:
+  std::string path_;
+  std::atomic<bool> stop_{false}, opened_{false};
+  std::thread watcher_;
+};
+
+TEST_F(CheckpointTest, RefusesFilesThatAreNotRegular) {
+  saveTwoStores(5);
+  fs::path w = fs::path(dir_) / "w", saved = scratch_ / "w";
+  fs::rename(w, saved);
+  {
+    WatchedFifo fifo(w);
+    expectLoadFails(StatusCode::InvalidArgument, "w",
+                    "cannot read it: it is a FIFO, not a regular file");
+    EXPECT_FALSE(fifo.opened());
+  }
+  fs::remove(w);
+  // Through a symbolic link, too.
+  {
+    WatchedFifo fifo(scratch_ / "fifo");
+    fs::create_symlink(scratch_ / "fifo", w);
+    expectLoadFails(StatusCode::InvalidArgument, "w",
+                    "cannot read it: it is a FIFO, not a regular file");
+    EXPECT_FALSE(fifo.opened());
+  }
+  fs::remove(w);
+  fs::remove(scratch_ / "fifo");
+  fs::create_symlink("/dev/zero", w);
+  expectLoadFails(StatusCode::InvalidArgument, "w",
+                  "it is a character device, not a regular file");
+  fs::remove(w);
+  fs::create_directory(w);
+  expectLoadFails(StatusCode::InvalidArgument, "w",
+                  "it is a directory, not a regular file");
+  fs::remove(w);
+  fs::rename(saved, w);
+
+  // The manifest, when loading and when a save checks what it replaces.
+  fs::path manifest = fs::path(dir_) / kCheckpointManifest;
+  fs::remove(manifest);
+  {
+    WatchedFifo fifo(manifest);
+    expectLoadFails(StatusCode::InvalidArgument, kCheckpointManifest,
+                    "it is a FIFO, not a regular file");
+    Status refused = checkCheckpointTarget(dir_);
+    EXPECT_NE(refused.message().find("holds files but no checkpoint"),
+              std::string::npos)
+        << refused.message();
+    EXPECT_FALSE(fifo.opened());
+  }
 }
 
 TEST_F(CheckpointTest, SavesWhileAWriterUpdatesTheBlocks) {
