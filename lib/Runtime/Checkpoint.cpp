@@ -9,16 +9,19 @@
 #include "openks/Runtime/TensorFile.h"
 #include "openks/Support/Crc32c.h"
 #include "openks/Support/DurableFile.h"
+#include "openks/Support/Limits.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <shared_mutex>
-#include <sstream>
 #include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -351,55 +354,84 @@ Status openks::runtime::saveCheckpoint(const std::string &dir,
   return saveCheckpoint(dir, stores, checkpointModeName(job.mode), step);
 }
 
-/// Splits `line` at tabs.
-static std::vector<std::string> splitFields(const std::string &line) {
-  std::vector<std::string> fields;
-  std::stringstream stream(line);
-  std::string field;
-  while (std::getline(stream, field, '\t'))
-    fields.push_back(field);
-  return fields;
-}
-
-/// Parses all of `text` as a decimal integer in [0, max].
-static bool parseCount(const std::string &text, int64_t max, int64_t &value) {
-  if (text.empty() || text.size() > 19 ||
-      text.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  value = std::stoll(text);
-  return value <= max;
-}
-
-/// Parses a manifest variable line's fields after "variable".
-static bool parseVariable(const std::vector<std::string> &fields,
-                          CheckpointVariable &variable) {
-  if (fields.size() != 6)
-    return false;
-  variable.name = fields[1];
-  bool known = false;
-  for (DType dtype : {DType::F32, DType::F64, DType::I64})
-    if (fields[2] == dtypeName(dtype)) {
-      variable.dtype = dtype;
-      known = true;
-    }
-  if (!known || checkFileName(variable.name).code() != StatusCode::Ok)
-    return false;
-  std::stringstream dims(fields[3]);
-  std::string dim;
-  while (std::getline(dims, dim, ',')) {
-    int64_t size = 0;
-    if (variable.shape.rank() == Shape::kMaxRank ||
-        !parseCount(dim, kMaxTensorElements, size))
-      return false;
-    variable.shape.push_back(size);
+/// Splits `text` at every `separator`: n separators make n + 1 fields,
+/// empty ones included.
+static std::vector<std::string_view> split(std::string_view text,
+                                           char separator) {
+  std::vector<std::string_view> fields;
+  for (size_t begin = 0;;) {
+    size_t end = text.find(separator, begin);
+    fields.push_back(text.substr(begin, end - begin));
+    if (end == std::string_view::npos)
+      return fields;
+    begin = end + 1;
   }
-  int64_t bytes = 0;
-  if (!parseCount(fields[4], INT64_MAX, bytes) || fields[5].size() != 8 ||
+}
+
+/// Parses all of `text` as a count in [0, max] written as saving writes it:
+/// decimal digits, without a sign or leading zeros.
+static std::optional<int64_t> parseCount(std::string_view text, int64_t max) {
+  if (text.empty() || (text.size() > 1 && text[0] == '0') ||
+      text.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  int64_t value = 0;
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value > max)
+    return std::nullopt;
+  return value;
+}
+
+/// Parses the fields of a manifest's variable line into `variable`; errors
+/// name the variable.
+static Status parseVariable(const std::vector<std::string_view> &fields,
+                            CheckpointVariable &variable) {
+  if (fields.size() != 6)
+    return Status::dataLoss("expected 'variable<TAB>NAME<TAB>TYPE<TAB>DIMS"
+                            "<TAB>BYTES<TAB>CRC32C'");
+  variable.name = std::string(fields[1]);
+  auto malformed = [&](std::string_view what, std::string_view field,
+                       std::string_view expected) {
+    return Status::dataLoss("variable '{}': malformed {} '{}': expected {}",
+                            variable.name, what, field, expected);
+  };
+  if (!checkFileName(variable.name).isOk())
+    return malformed("name", variable.name, "a checkpoint file's name");
+  std::optional<DType> dtype;
+  for (DType candidate : {DType::F32, DType::F64, DType::I64})
+    if (fields[2] == dtypeName(candidate))
+      dtype = candidate;
+  if (!dtype)
+    return malformed("element type", fields[2], "f32, f64 or i64");
+  variable.dtype = *dtype;
+  static constexpr std::string_view kExpectedDims =
+      "sizes separated by commas, each decimal digits without a sign or "
+      "leading zeros";
+  if (!fields[3].empty())
+    for (std::string_view dim : split(fields[3], ',')) {
+      std::optional<int64_t> size = parseCount(dim, kMaxTensorElements);
+      if (!size)
+        return malformed("dims", fields[3], kExpectedDims);
+      if (variable.shape.rank() == Shape::kMaxRank)
+        return malformed("dims", fields[3],
+                         fmt::format("at most {} dims", Shape::kMaxRank));
+      variable.shape.push_back(*size);
+    }
+  if (!boundedProduct(variable.shape))
+    return malformed("dims", fields[3],
+                     fmt::format("at most {} elements", kMaxTensorElements));
+  std::optional<int64_t> bytes = parseCount(fields[4], INT64_MAX);
+  if (!bytes)
+    return malformed("byte size", fields[4],
+                     "decimal digits without a sign or leading zeros");
+  variable.bytes = static_cast<uint64_t>(*bytes);
+  uint32_t crc = 0;
+  if (fields[5].size() != 8 ||
       fields[5].find_first_not_of("0123456789abcdef") != std::string::npos)
-    return false;
-  variable.bytes = static_cast<uint64_t>(bytes);
-  variable.crc32c = static_cast<uint32_t>(std::stoul(fields[5], nullptr, 16));
-  return true;
+    return malformed("CRC-32C", fields[5], "8 lower-case hex digits");
+  std::from_chars(fields[5].data(), fields[5].data() + 8, crc, 16);
+  variable.crc32c = crc;
+  return Status::ok();
 }
 
 /// Lists the variables of `dir`, a directory without a manifest as Paddle's
@@ -458,7 +490,8 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
   };
   // The last line checks everything before it.
   size_t last = text->rfind("manifest-crc32c\t");
-  if (last == std::string::npos || text->back() != '\n')
+  if (last == std::string::npos || (last > 0 && (*text)[last - 1] != '\n') ||
+      text->back() != '\n')
     return Status::dataLoss("{}: truncated manifest: it has no final "
                             "manifest-crc32c line",
                             path);
@@ -469,36 +502,53 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
                             "match its contents",
                             path);
   CheckpointInfo info;
-  std::stringstream lines(text->substr(0, last));
-  std::string line;
+  // The line of each variable, to refuse one listed twice.
+  std::map<std::string, size_t> variableLines;
   bool hasStep = false, hasMode = false;
-  for (size_t number = 1; std::getline(lines, line); ++number) {
-    std::vector<std::string> fields = splitFields(line);
+  std::vector<std::string_view> lines =
+      split(std::string_view(*text).substr(0, last), '\n');
+  // The text before the checksum line ends with a line break.
+  lines.pop_back();
+  for (size_t number = 1; number <= lines.size(); ++number) {
+    std::string_view line = lines[number - 1];
+    std::vector<std::string_view> fields = split(line, '\t');
     if (number == 1) {
-      int64_t version = 0;
+      std::optional<int64_t> version;
       if (fields.size() != 2 || fields[0] != kManifestMagic ||
-          !parseCount(fields[1], 1 << 20, version))
+          !(version = parseCount(fields[1], 1 << 20)))
         return damaged(number, "expected 'openks-checkpoint<TAB>VERSION'");
-      if (version != kCheckpointFormatVersion)
+      if (*version != kCheckpointFormatVersion)
         return Status::dataLoss("{}: format version {}; this build reads "
                                 "version {}",
-                                path, version, kCheckpointFormatVersion);
-      info.formatVersion = static_cast<int>(version);
+                                path, *version, kCheckpointFormatVersion);
+      info.formatVersion = static_cast<int>(*version);
     } else if (fields.size() == 2 && fields[0] == "step" && !hasStep) {
-      if (!parseCount(fields[1], INT64_MAX, info.step))
-        return damaged(number, "the step is not a count");
+      std::optional<int64_t> step = parseCount(fields[1], INT64_MAX);
+      if (!step)
+        return damaged(number, fmt::format("malformed step '{}': expected "
+                                           "decimal digits without a sign "
+                                           "or leading zeros",
+                                           fields[1]));
+      info.step = *step;
       hasStep = true;
     } else if (fields.size() == 2 && fields[0] == "mode" && !hasMode) {
-      info.mode = fields[1];
+      if (fields[1].empty())
+        return damaged(number, "the mode is empty");
+      info.mode = std::string(fields[1]);
       hasMode = true;
     } else if (!fields.empty() && fields[0] == "variable") {
       CheckpointVariable variable;
-      if (!parseVariable(fields, variable))
-        return damaged(number, "expected 'variable<TAB>NAME<TAB>TYPE<TAB>"
-                               "DIMS<TAB>BYTES<TAB>CRC32C'");
+      if (Status status = parseVariable(fields, variable); !status.isOk())
+        return damaged(number, status.message());
+      auto [first, inserted] = variableLines.try_emplace(variable.name, number);
+      if (!inserted)
+        return damaged(number,
+                       fmt::format("variable '{}' is listed twice, also on "
+                                   "line {}",
+                                   variable.name, first->second));
       info.variables.push_back(std::move(variable));
     } else {
-      return damaged(number, "unexpected line '" + line + "'");
+      return damaged(number, fmt::format("unexpected line '{}'", line));
     }
   }
   if (!hasStep || !hasMode)
@@ -535,6 +585,68 @@ static StatusOr<Tensor> readVariable(const std::string &dir,
   return std::move(contents->tensor);
 }
 
+/// The values the optimizer state of a variable may hold.
+enum class ValueRange { Any, Positive, NonNegative, BelowOne };
+
+/// Returns the range of the values of `name`, a variable of `job`, by the
+/// names openks-append-optimizer gives the state it creates: the learning
+/// rate is positive, the schedule's step counter and the sums of squares
+/// (Adam's moment2, RMSProp's mean_square, FTRL's squared, Adamax's
+/// inf_norm, Adagrad's moment) are non-negative, and the beta powers are
+/// in [0, 1); all finite. Other variables may hold any value.
+static ValueRange getValueRange(const std::string &name,
+                                const VariableMap<ParameterStore> &job) {
+  if (name == "learning_rate")
+    return ValueRange::Positive;
+  if (name == "@LR_DECAY_COUNTER@")
+    return ValueRange::NonNegative;
+  std::string_view base = name;
+  auto strip = [&](std::string_view suffix) {
+    if (base.size() <= suffix.size() ||
+        base.substr(base.size() - suffix.size()) != suffix)
+      return false;
+    base.remove_suffix(suffix.size());
+    return true;
+  };
+  if (strip(".beta1_pow") || strip(".beta2_pow"))
+    return ValueRange::BelowOne;
+  if (strip(".moment2") || strip(".mean_square") || strip(".squared") ||
+      strip(".inf_norm"))
+    return ValueRange::NonNegative;
+  // Adagrad's moment sums squares; RMSProp's and Adamax's, which come with
+  // a mean_square and an inf_norm, are signed.
+  if (strip(".moment") &&
+      !job.holders.count(std::string(base) + ".mean_square") &&
+      !job.holders.count(std::string(base) + ".inf_norm"))
+    return ValueRange::NonNegative;
+  return ValueRange::Any;
+}
+
+/// Checks that every value of `tensor`, the variable `name` read from
+/// `path`, is in `range`.
+static Status checkValues(const std::string &path, const std::string &name,
+                          const Tensor &tensor, ValueRange range) {
+  if (range == ValueRange::Any)
+    return Status::ok();
+  for (int64_t i = 0; i < tensor.numel(); ++i) {
+    double value = tensor.dtype() == DType::F32 ? tensor.data<float>()[i]
+                   : tensor.dtype() == DType::F64
+                       ? tensor.data<double>()[i]
+                       : static_cast<double>(tensor.data<int64_t>()[i]);
+    if (std::isfinite(value) &&
+        (range == ValueRange::Positive ? value > 0 : value >= 0) &&
+        (range != ValueRange::BelowOne || value < 1))
+      continue;
+    return Status::dataLoss(
+        "{}: '{}' must be {}, but element {} is {}", path, name,
+        range == ValueRange::Positive      ? "positive and finite"
+        : range == ValueRange::NonNegative ? "non-negative and finite"
+                                           : "in [0, 1)",
+        i, value);
+  }
+  return Status::ok();
+}
+
 StatusOr<CheckpointInfo>
 openks::runtime::loadCheckpoint(const std::string &dir,
                                 const std::vector<ParameterStore *> &stores) {
@@ -569,6 +681,8 @@ openks::runtime::loadCheckpoint(const std::string &dir,
     StatusOr<Tensor> value = readVariable(source, variable);
     if (!value)
       return value.status();
+    OPENKS_RETURN_IF_ERROR(
+        checkValues(path, name, *value, getValueRange(name, variables)));
     for (Holder<ParameterStore> &holder : holders) {
       std::unique_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
       Parameter &parameter = (*holder.store)[holder.id];

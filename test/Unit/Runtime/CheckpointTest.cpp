@@ -8,9 +8,10 @@
 // state, and loads them into three stores and into one, checking every
 // value; checks the manifest and the files against an independent reading;
 // and checks that a failure in the middle of a save leaves the previous
-// checkpoint, and that missing, truncated, damaged or mismatched files, and
-// files that are not regular files (a FIFO would block the loader), are
-// refused naming the file.
+// checkpoint, and that missing, truncated, damaged or mismatched files,
+// files that are not regular files (a FIFO would block the loader),
+// malformed manifests with valid checksums, and optimizer state out of the
+// range the optimizer needs are refused naming the file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,7 @@
 #include "gtest/gtest.h"
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
@@ -413,6 +415,205 @@ TEST_F(CheckpointTest, RefusesFilesThatAreNotRegular) {
               std::string::npos)
         << refused.message();
     EXPECT_FALSE(fifo.opened());
+  }
+}
+
+/// Returns the manifest of the checkpoint `dir` up to its checksum line.
+std::string readManifestBody(const std::string &dir) {
+  std::ifstream in(fs::path(dir) / kCheckpointManifest, std::ios::binary);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  return text.substr(0, text.rfind("manifest-crc32c\t"));
+}
+
+/// Writes `body` as the manifest of the checkpoint `dir`, with the checksum
+/// line a save writes after it, so that only its contents are wrong.
+void writeManifest(const std::string &dir, const std::string &body) {
+  std::ofstream(fs::path(dir) / kCheckpointManifest,
+                std::ios::binary | std::ios::trunc)
+      << body << fmt::format("manifest-crc32c\t{:08x}\n", crc32c(body));
+}
+
+TEST_F(CheckpointTest, RefusesMalformedManifestsWithValidChecksums) {
+  saveTwoStores(5);
+  const std::string body = readManifestBody(dir_);
+  std::string wLine = body.substr(body.find("variable\tw\t"));
+  wLine = wLine.substr(0, wLine.find('\n') + 1);
+  std::vector<std::string> wFields;
+  for (size_t begin = 0, end; begin < wLine.size(); begin = end + 1)
+    wFields.push_back(wLine.substr(
+        begin, (end = wLine.find_first_of("\t\n", begin)) - begin));
+  ASSERT_EQ(wFields.size(), 6u);
+  ASSERT_EQ(wFields[3], "6,2");
+  // `w` with its field `index` replaced by `value`.
+  auto w = [&](size_t index, const std::string &value) {
+    std::vector<std::string> fields = wFields;
+    fields[index] = value;
+    return fmt::format("{}\n", fmt::join(fields, "\t"));
+  };
+  struct Case {
+    std::string from, to;
+    /// The line of the error and what it says.
+    int line;
+    std::string what;
+  };
+  std::string dims = "variable 'w': malformed dims ";
+  std::vector<Case> cases = {
+      {wLine, wLine + wLine, 5, "variable 'w' is listed twice, also on line 4"},
+      {wLine, w(3, "6,2,"), 4, dims + "'6,2,': expected sizes separated"},
+      {wLine, w(3, ",6,2"), 4, dims + "',6,2'"},
+      {wLine, w(3, "6,,2"), 4, dims + "'6,,2'"},
+      {wLine, w(3, "+6,2"), 4, dims + "'+6,2'"},
+      {wLine, w(3, "-6,2"), 4, dims + "'-6,2'"},
+      {wLine, w(3, "06,2"), 4, dims + "'06,2'"},
+      {wLine, w(3, "6, 2"), 4, dims + "'6, 2'"},
+      {wLine, w(3, "0x6,2"), 4, dims + "'0x6,2'"},
+      {wLine, w(3, "99999999999999999999,2"), 4,
+       dims + "'99999999999999999999,2'"},
+      {wLine, w(3, "1099511627777,2"), 4, dims + "'1099511627777,2'"},
+      {wLine, w(3, "1048576,1048577"), 4,
+       dims + "'1048576,1048577': expected at most 1099511627776 elements"},
+      {wLine, w(3, "1,1,1,1,1,1,1"), 4,
+       dims + "'1,1,1,1,1,1,1': expected at most 6 dims"},
+      {wLine, w(2, "f16"), 4,
+       "variable 'w': malformed element type 'f16': expected f32, f64 or i64"},
+      {wLine, w(4, "0" + wFields[4]), 4, "variable 'w': malformed byte size"},
+      {wLine, w(4, "+" + wFields[4]), 4, "variable 'w': malformed byte size"},
+      {wLine, w(4, "99999999999999999999"), 4,
+       "variable 'w': malformed byte size '99999999999999999999'"},
+      {wLine, w(5, "ABCDEF01"), 4,
+       "variable 'w': malformed CRC-32C 'ABCDEF01': expected 8 lower-case "
+       "hex digits"},
+      {wLine, w(5, "-1234567"), 4, "variable 'w': malformed CRC-32C"},
+      {wLine, wLine.substr(0, wLine.size() - 1) + "\t\n", 4,
+       "expected 'variable<TAB>NAME"},
+      {"step\t5\n", "step\t-5\n", 2, "malformed step '-5'"},
+      {"step\t5\n", "step\t+5\n", 2, "malformed step '+5'"},
+      {"step\t5\n", "step\t05\n", 2, "malformed step '05'"},
+      {"step\t5\n", "step\t99999999999999999999\n", 2,
+       "malformed step '99999999999999999999'"},
+      {"step\t5\n", "step\t5\t\n", 2, "unexpected line 'step\t5\t'"},
+      {"openks-checkpoint\t1\n", "openks-checkpoint\t01\n", 1,
+       "expected 'openks-checkpoint<TAB>VERSION'"},
+      {"mode\tsync\n", "mode\t\n", 3, "the mode is empty"},
+  };
+  for (const Case &crafted : cases) {
+    std::string edited = body;
+    size_t at = edited.find(crafted.from);
+    ASSERT_NE(at, std::string::npos) << crafted.from;
+    edited.replace(at, crafted.from.size(), crafted.to);
+    writeManifest(dir_, edited);
+    expectLoadFails(StatusCode::DataLoss,
+                    fmt::format("{}:{}: damaged manifest: ",
+                                kCheckpointManifest, crafted.line),
+                    crafted.what);
+  }
+  // The helper writes what the loader takes when nothing is wrong.
+  writeManifest(dir_, body);
+  std::vector<ParameterStore> loaded = makeLayout({3});
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
+  EXPECT_TRUE(info.isOk()) << info.status().message();
+}
+
+TEST_F(CheckpointTest, RefusesOptimizerStateTheOptimizerCannotUse) {
+  // Variables named as openks-append-optimizer names them, saved with
+  // values no training leaves in them (saving checks no values, so the
+  // checkpoint's checksums are valid).
+  struct Case {
+    /// The variables of the job; the first holds `value` at element 1 (or
+    /// 0, for a scalar).
+    std::vector<std::string> names;
+    DType dtype;
+    double value;
+    /// What loading says, or "" when it loads.
+    std::string what;
+  };
+  double nan = std::nan(""), inf = INFINITY;
+  std::vector<Case> cases = {
+      {{"learning_rate"},
+       DType::F32,
+       -0.1,
+       "must be positive and finite, "
+       "but element 0 is -0.1"},
+      {{"learning_rate"}, DType::F64, 0, "must be positive and finite"},
+      {{"learning_rate"}, DType::F32, nan, "but element 0 is nan"},
+      {{"learning_rate"}, DType::F64, inf, "but element 0 is inf"},
+      {{"@LR_DECAY_COUNTER@"},
+       DType::I64,
+       -1,
+       "must be non-negative and "
+       "finite, but element 0 is -1"},
+      {{"fc.w.beta1_pow"},
+       DType::F32,
+       1,
+       "must be in [0, 1), but element 0 "
+       "is 1"},
+      {{"fc.w.beta2_pow"}, DType::F64, -0.5, "must be in [0, 1)"},
+      {{"fc.w.moment2", "fc.w.moment1"},
+       DType::F32,
+       -2,
+       "must be non-negative and finite, but element 1 is -2"},
+      {{"fc.w.mean_square", "fc.w.moment"},
+       DType::F32,
+       -2,
+       "must be non-negative"},
+      {{"fc.w.squared"}, DType::F64, -2, "must be non-negative"},
+      {{"fc.w.inf_norm", "fc.w.moment"},
+       DType::F32,
+       nan,
+       "must be non-negative"},
+      // Adagrad's moment sums squares; RMSProp's and Adamax's need not.
+      {{"fc.w.moment"}, DType::F32, -2, "must be non-negative"},
+      {{"fc.w.moment", "fc.w.mean_square"}, DType::F32, -2, ""},
+      {{"fc.w.moment", "fc.w.inf_norm"}, DType::F32, -2, ""},
+      {{"fc.w.velocity"}, DType::F32, -2, ""},
+      {{"fc.w.moment1"}, DType::F64, -inf, ""},
+      {{"learning_rate"}, DType::F32, 0.5, ""},
+      {{"@LR_DECAY_COUNTER@"}, DType::I64, 0, ""},
+      {{"fc.w.beta1_pow"}, DType::F64, 0, ""},
+  };
+  for (const Case &crafted : cases) {
+    SCOPED_TRACE(crafted.names.front());
+    // The scalars are rank 0; the rest [kRows, 2].
+    auto isScalar = [](const std::string &name) {
+      return name == "learning_rate" || name == "@LR_DECAY_COUNTER@" ||
+             name.find("_pow") != std::string::npos;
+    };
+    auto makeStore = [&] {
+      std::vector<ParameterStore> stores(1);
+      for (const std::string &name : crafted.names)
+        if (isScalar(name))
+          addScalar(stores[0], name, name, crafted.dtype);
+        else
+          addRows(stores[0], name, name, crafted.dtype, 0, kRows);
+      return stores;
+    };
+    std::vector<ParameterStore> saved = makeStore();
+    Tensor &value = saved[0][0].value;
+    int64_t index = value.numel() > 1 ? 1 : 0;
+    if (crafted.dtype == DType::F32)
+      value.data<float>()[index] = static_cast<float>(crafted.value);
+    else if (crafted.dtype == DType::F64)
+      value.data<double>()[index] = crafted.value;
+    else
+      value.data<int64_t>()[index] = static_cast<int64_t>(crafted.value);
+    Status status = saveCheckpoint(dir_, constPointers(saved), "sync", 1);
+    ASSERT_TRUE(status.isOk()) << status.message();
+    std::vector<ParameterStore> loaded = makeStore();
+    StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
+    if (crafted.what.empty()) {
+      EXPECT_TRUE(info.isOk()) << info.status().message();
+      continue;
+    }
+    EXPECT_FALSE(info.isOk()) << "loaded: " << crafted.what;
+    if (info.isOk())
+      continue;
+    EXPECT_EQ(info.status().code(), StatusCode::DataLoss);
+    std::string expected = fmt::format(
+        "{}/{}: '{}' ", dir_, crafted.names.front(), crafted.names.front());
+    EXPECT_EQ(info.status().message().rfind(expected, 0), 0u)
+        << info.status().message();
+    EXPECT_NE(info.status().message().find(crafted.what), std::string::npos)
+        << info.status().message();
   }
 }
 
