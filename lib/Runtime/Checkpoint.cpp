@@ -39,6 +39,9 @@ static constexpr uint64_t kMaxManifestBytes = uint64_t(64) << 20;
 /// variable file read from it.
 static constexpr size_t kMaxPaddleDirectoryFiles = size_t(1) << 20;
 static constexpr uint64_t kMaxVariableFileBytes = uint64_t(1) << 40;
+/// What the directory a save writes is named after: the target's name, this
+/// and random characters.
+static constexpr const char *kSavingSuffix = ".saving-";
 
 const char *openks::runtime::checkpointModeName(SyncMode mode) {
   switch (mode) {
@@ -298,8 +301,9 @@ static bool holdsManifest(const std::string &dir) {
          manifest->rfind(std::string(kManifestMagic) + "\t", 0) == 0;
 }
 
-Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
-  std::string target = normalize(dir);
+/// Checks that the save may replace `target`: it does not exist, or is an
+/// empty directory or a checkpoint.
+static Status checkReplaceable(const std::string &target) {
   if (target.empty())
     return Status::invalidArgument("a checkpoint needs a directory name");
   std::error_code error;
@@ -319,30 +323,48 @@ Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
       target, kCheckpointManifest);
 }
 
+Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
+  return checkReplaceable(normalize(dir));
+}
+
+/// Checks that `mode` and `step` can be written into a manifest that reads
+/// back.
+static Status checkManifestHeader(const std::string &mode, int64_t step) {
+  if (step < 0)
+    return Status::invalidArgument(
+        "cannot save a checkpoint of step {}: steps count from 0", step);
+  if (mode.empty() || mode.find_first_of("\t\n\r") != std::string::npos)
+    return Status::invalidArgument(
+        "cannot save a checkpoint of mode '{}': a mode is a word without "
+        "tabs or line breaks",
+        mode);
+  return Status::ok();
+}
+
 Status openks::runtime::saveCheckpoint(
     const std::string &dir, const std::vector<const ParameterStore *> &stores,
     const std::string &mode, int64_t step,
     const std::vector<std::string> &variables) {
-  OPENKS_RETURN_IF_ERROR(checkCheckpointTarget(dir));
   std::string target = normalize(dir);
-  // A sibling, so that the final rename stays within one file system; a
-  // leftover of a crashed save is removed first.
-  std::string temporary = target + ".saving";
+  OPENKS_RETURN_IF_ERROR(checkReplaceable(target));
+  OPENKS_RETURN_IF_ERROR(checkManifestHeader(mode, step));
   std::error_code error;
-  fs::remove_all(temporary, error);
   fs::path parent = fs::path(target).parent_path();
   if (!parent.empty())
     fs::create_directories(parent, error);
-  if (!fs::create_directory(temporary, error) || error)
-    return Status::error(StatusCode::IOError,
-                         "cannot create the directory {}: {}", temporary,
-                         error ? error.message() : "it exists");
+  // A sibling, so that the final rename stays within one file system, of a
+  // name that was not in use: it holds nothing but what this save writes,
+  // and a leftover of a crashed save is never mistaken for it.
+  StatusOr<std::string> temporary =
+      createUniqueDirectory(target + kSavingSuffix);
+  if (!temporary)
+    return temporary.status().withContext("saving the checkpoint " + target);
   Status status =
-      writeCheckpointFiles(temporary, stores, mode, step, variables);
+      writeCheckpointFiles(*temporary, stores, mode, step, variables);
   if (status.isOk())
-    status = replaceDirectory(temporary, target);
-  // After the swap, `temporary` holds the previous checkpoint.
-  fs::remove_all(temporary, error);
+    status = replaceDirectory(*temporary, target);
+  // After the swap, the temporary directory holds the previous checkpoint.
+  fs::remove_all(*temporary, error);
   return status.withContext("saving the checkpoint " + target);
 }
 

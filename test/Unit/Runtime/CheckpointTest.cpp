@@ -7,8 +7,9 @@
 // Saves variables sliced over two stores, with replicated and per-block
 // state, and loads them into three stores and into one, checking every
 // value; checks the manifest and the files against an independent reading;
-// and checks that a failure in the middle of a save leaves the previous
-// checkpoint, and that missing, truncated, damaged or mismatched files,
+// checks that a failure in the middle of a save (also past the file size
+// limit) leaves the previous checkpoint, and that saving deletes nothing it
+// did not write; and that missing, truncated, damaged or mismatched files,
 // files that are not regular files (a FIFO would block the loader),
 // malformed manifests with valid checksums, and optimizer state out of the
 // range the optimizer needs are refused naming the file.
@@ -22,6 +23,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -31,6 +33,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using namespace openks;
@@ -162,6 +165,15 @@ protected:
   }
   void TearDown() override { fs::remove_all(scratch_); }
 
+  /// Returns the names in the scratch directory, sorted.
+  std::vector<std::string> listScratch() const {
+    std::vector<std::string> names;
+    for (const fs::directory_entry &entry : fs::directory_iterator(scratch_))
+      names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
   /// Saves a two-store layout at `step` into dir_.
   std::vector<ParameterStore> saveTwoStores(int64_t step) {
     std::vector<ParameterStore> saved = makeLayout({3});
@@ -269,7 +281,9 @@ TEST_F(CheckpointTest, WritesOneFilePerVariableAndAManifest) {
 TEST_F(CheckpointTest, AFailedSaveLeavesThePreviousCheckpoint) {
   std::vector<ParameterStore> first = saveTwoStores(1);
   // A file size limit makes the write of the largest file fail after the
-  // smaller files are written: a save that fails in the middle.
+  // smaller files are written: a save that fails in the middle. SIGXFSZ
+  // keeps its default action, which kills the process unless the save
+  // turns it into an error.
   std::vector<ParameterStore> big(1);
   addRows(big[0], "a", "a", DType::F32, 0, kRows);
   Parameter large;
@@ -279,35 +293,58 @@ TEST_F(CheckpointTest, AFailedSaveLeavesThePreviousCheckpoint) {
   big[0].add(std::move(large));
   struct rlimit previous;
   ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &previous), 0);
-  auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
   struct rlimit limited = previous;
   limited.rlim_cur = 4096;
   ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
   Status failed = saveCheckpoint(dir_, constPointers(big), "sync", 2);
   setrlimit(RLIMIT_FSIZE, &previous);
-  std::signal(SIGXFSZ, previousHandler);
   ASSERT_FALSE(failed.isOk());
   EXPECT_EQ(failed.code(), StatusCode::IOError);
-  EXPECT_NE(failed.message().find("ckpt.saving/large"), std::string::npos)
+  EXPECT_NE(failed.message().find("ckpt.saving-"), std::string::npos)
       << failed.message();
+  EXPECT_NE(failed.message().find("/large: File too large"), std::string::npos)
+      << failed.message();
+  // The signal the write raised was discarded, not left pending.
+  sigset_t pending;
+  ASSERT_EQ(sigpending(&pending), 0);
+  EXPECT_EQ(sigismember(&pending, SIGXFSZ), 0);
 
   std::vector<ParameterStore> loaded = makeLayout({2, 4});
   StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
   ASSERT_TRUE(info.isOk()) << info.status().message();
   EXPECT_EQ(info->step, 1);
   expectSameValues(first, loaded);
-  EXPECT_FALSE(fs::exists(dir_ + ".saving"));
+  EXPECT_EQ(listScratch(), std::vector<std::string>{"ckpt"});
+}
 
-  // A crash leaves the temporary directory behind; the next save replaces
-  // it and then the checkpoint.
+TEST_F(CheckpointTest, NeverDeletesWhatItDidNotWrite) {
+  // What a user keeps under the names a save once used, or names like the
+  // ones it uses now (a crash may have left the last one, but nothing proves
+  // that it did): a save, a failed save and a replacing save leave them.
   fs::create_directory(dir_ + ".saving");
-  std::ofstream(dir_ + ".saving/w") << "half a file";
-  std::vector<ParameterStore> third = saveTwoStores(3);
-  info = loadCheckpoint(dir_, pointers(loaded));
+  std::ofstream(dir_ + ".saving/notes.txt") << "precious";
+  std::ofstream(dir_ + ".saving-notes") << "precious";
+  fs::create_directory(dir_ + ".saving-abcdefgh");
+  std::ofstream(dir_ + ".saving-abcdefgh/w") << "precious";
+  std::vector<std::string> before = listScratch();
+  std::vector<ParameterStore> first = saveTwoStores(1);
+  std::vector<ParameterStore> refused = makeLayout({3});
+  refused.pop_back();
+  EXPECT_FALSE(saveCheckpoint(dir_, constPointers(refused), "sync", 2).isOk());
+  std::vector<ParameterStore> second = saveTwoStores(3);
+  before.insert(before.begin(), "ckpt");
+  EXPECT_EQ(listScratch(), before);
+  for (const char *file :
+       {".saving/notes.txt", ".saving-notes", ".saving-abcdefgh/w"}) {
+    std::ifstream in(dir_ + file);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "precious")
+        << file;
+  }
+  std::vector<ParameterStore> loaded = makeLayout({2});
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
   ASSERT_TRUE(info.isOk()) << info.status().message();
   EXPECT_EQ(info->step, 3);
-  expectSameValues(third, loaded);
-  EXPECT_FALSE(fs::exists(dir_ + ".saving"));
+  expectSameValues(second, loaded);
 }
 
 TEST_F(CheckpointTest, ReplacesOnlyACheckpointOrAnEmptyDirectory) {
@@ -615,6 +652,22 @@ TEST_F(CheckpointTest, RefusesOptimizerStateTheOptimizerCannotUse) {
     EXPECT_NE(info.status().message().find(crafted.what), std::string::npos)
         << info.status().message();
   }
+}
+
+TEST_F(CheckpointTest, RefusesAHeaderThatWouldNotReadBack) {
+  std::vector<ParameterStore> stores = makeLayout({3});
+  for (const auto &[mode, step, what] :
+       {std::tuple<std::string, int64_t, std::string>{
+            "sync", -1, "cannot save a checkpoint of step -1"},
+        {"", 1, "cannot save a checkpoint of mode ''"},
+        {"sync\nstep\t9", 1, "a mode is a word without tabs or line breaks"},
+        {"a\tb", 1, "a mode is a word"}}) {
+    Status refused = saveCheckpoint(dir_, constPointers(stores), mode, step);
+    EXPECT_EQ(refused.code(), StatusCode::InvalidArgument);
+    EXPECT_NE(refused.message().find(what), std::string::npos)
+        << refused.message();
+  }
+  EXPECT_EQ(listScratch(), std::vector<std::string>{});
 }
 
 TEST_F(CheckpointTest, SavesWhileAWriterUpdatesTheBlocks) {
