@@ -323,8 +323,33 @@ static Status checkReplaceable(const std::string &target) {
       target, kCheckpointManifest);
 }
 
+/// Checks that the save can create its directories for `target` by
+/// creating (and removing) one where it would create the first.
+static Status checkWritable(const std::string &target) {
+  // The save creates the missing parents of `target`, then a directory
+  // beside it: the first of these that does not exist must be creatable.
+  std::error_code error;
+  fs::path first = target;
+  while (first.has_parent_path() && first.parent_path() != first &&
+         !fs::exists(first.parent_path(), error))
+    first = first.parent_path();
+  fs::path parent = first.has_parent_path() ? first.parent_path() : ".";
+  if (!fs::is_directory(parent, error))
+    return Status::invalidArgument(
+        "cannot save a checkpoint to {}: {} is not a directory", target,
+        parent.string());
+  StatusOr<std::string> probe =
+      createUniqueDirectory(first.string() + kSavingSuffix);
+  if (!probe)
+    return probe.status().withContext("cannot save a checkpoint to " + target);
+  fs::remove(*probe, error);
+  return Status::ok();
+}
+
 Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
-  return checkReplaceable(normalize(dir));
+  std::string target = normalize(dir);
+  OPENKS_RETURN_IF_ERROR(checkReplaceable(target));
+  return checkWritable(target);
 }
 
 /// Checks that `mode` and `step` can be written into a manifest that reads

@@ -7,12 +7,13 @@
 // Saves variables sliced over two stores, with replicated and per-block
 // state, and loads them into three stores and into one, checking every
 // value; checks the manifest and the files against an independent reading;
-// checks that a failure in the middle of a save (also past the file size
-// limit) leaves the previous checkpoint, and that saving deletes nothing it
-// did not write; and that missing, truncated, damaged or mismatched files,
-// files that are not regular files (a FIFO would block the loader),
-// malformed manifests with valid checksums, and optimizer state out of the
-// range the optimizer needs are refused naming the file.
+// checks that a failed save (also one past the file size limit) leaves the
+// previous checkpoint, that saving deletes nothing it did not write, and
+// that a target it cannot write is refused before saving; and checks that
+// missing, truncated, damaged or mismatched files, files that are not
+// regular files (a FIFO would block the loader), malformed manifests with
+// valid checksums, and optimizer state out of the range the optimizer
+// needs are refused naming the file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -375,6 +376,39 @@ TEST_F(CheckpointTest, ReplacesOnlyACheckpointOrAnEmptyDirectory) {
   saveTwoStores(1);
   saveTwoStores(2);
   EXPECT_EQ(readCheckpointInfo(dir_)->step, 2);
+}
+
+TEST_F(CheckpointTest, ChecksThatTheTargetCanBeWrittenLeavingNothing) {
+  std::string file = (scratch_ / "file").string();
+  std::ofstream(file) << "precious";
+  saveTwoStores(1);
+  std::vector<std::string> before = listScratch();
+  // Paths that no save can create, refused before any training.
+  for (const std::string &target : {file + "/ckpt", file + "/a/b/ckpt"}) {
+    Status refused = checkCheckpointTarget(target);
+    EXPECT_EQ(refused.code(), StatusCode::InvalidArgument) << target;
+    EXPECT_EQ(refused.message(), "cannot save a checkpoint to " + target +
+                                     ": " + file + " is not a directory");
+  }
+  std::string proc = "/proc/openks-checkpoint-test/ckpt";
+  Status refused = checkCheckpointTarget(proc);
+  EXPECT_EQ(refused.code(), StatusCode::IOError);
+  EXPECT_NE(refused.message().find("cannot save a checkpoint to " + proc +
+                                   ": cannot create a directory "
+                                   "/proc/openks-checkpoint-test.saving-"),
+            std::string::npos)
+      << refused.message();
+  // Targets a save may write: new (with missing parents), or a checkpoint.
+  for (const fs::path &target : {scratch_ / "new" / "deeper" / "ckpt",
+                                 scratch_ / "new", fs::path(dir_)}) {
+    Status status = checkCheckpointTarget(target.string());
+    EXPECT_TRUE(status.isOk()) << status.message();
+  }
+  EXPECT_EQ(listScratch(), before);
+  std::vector<ParameterStore> stores = makeLayout({3});
+  EXPECT_FALSE(
+      saveCheckpoint(file + "/ckpt", constPointers(stores), "sync", 2).isOk());
+  EXPECT_EQ(fs::file_size(file), 8u);
 }
 
 /// A FIFO at `path` whose writing end is opened (and closed) as soon as a
