@@ -325,6 +325,8 @@ Status LocalJob::run(const JobRunOptions &options) {
           "cannot inject a fault into {} {}: the job has {}",
           fault.server ? "server" : "trainer", fault.index,
           fault.server ? numServers() : numTrainers());
+  if (!options.saveDir.empty())
+    OPENKS_RETURN_IF_ERROR(checkCheckpointTarget(options.saveDir));
   int64_t startStep = 0;
   if (!options.loadDir.empty()) {
     StatusOr<CheckpointInfo> info = readCheckpointInfo(options.loadDir);

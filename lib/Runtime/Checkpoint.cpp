@@ -9,17 +9,22 @@
 #include "openks/Runtime/TensorFile.h"
 #include "openks/Support/Crc32c.h"
 #include "openks/Support/DurableFile.h"
+#include "openks/Support/Limits.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <shared_mutex>
-#include <sstream>
 #include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -34,6 +39,9 @@ static constexpr uint64_t kMaxManifestBytes = uint64_t(64) << 20;
 /// variable file read from it.
 static constexpr size_t kMaxPaddleDirectoryFiles = size_t(1) << 20;
 static constexpr uint64_t kMaxVariableFileBytes = uint64_t(1) << 40;
+/// What the directory a save writes is named after: the target's name, this
+/// and random characters.
+static constexpr const char *kSavingSuffix = ".saving-";
 
 const char *openks::runtime::checkpointModeName(SyncMode mode) {
   switch (mode) {
@@ -224,17 +232,80 @@ static std::string normalize(const std::string &dir) {
   return path;
 }
 
+/// Returns what a file of `mode`, not a regular file, is.
+static const char *describeFileType(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  return "not a regular file";
+}
+
+/// Reads the regular file `path` (or one a symbolic link names), refusing
+/// more than `maxBytes` bytes.
+static StatusOr<std::string> readFile(const std::string &path,
+                                      uint64_t maxBytes) {
+  // Opening a FIFO waits for a writer, and a device may never end: anything
+  // but a regular file is refused, by stat without opening it, and by fstat
+  // after a non-blocking open in case it was replaced in between.
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0)
+    return Status::notFound("{}: cannot open it: {}", path,
+                            std::strerror(errno));
+  auto notRegular = [&] {
+    return Status::invalidArgument("{}: cannot read it: it is {}, not a "
+                                   "regular file",
+                                   path, describeFileType(info.st_mode));
+  };
+  if (!S_ISREG(info.st_mode))
+    return notRegular();
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return Status::notFound("{}: cannot open it: {}", path,
+                            std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
+    return notRegular();
+  std::string bytes;
+  char chunk[1 << 16];
+  for (;;) {
+    ssize_t count = ::read(fd, chunk, sizeof(chunk));
+    if (count < 0 && errno == EINTR)
+      continue;
+    if (count < 0)
+      return Status::error(StatusCode::IOError, "{}: cannot read it: {}", path,
+                           std::strerror(errno));
+    if (count == 0)
+      return bytes;
+    bytes.append(chunk, static_cast<size_t>(count));
+    if (bytes.size() > maxBytes)
+      return Status::dataLoss("{}: damaged: larger than the {} bytes "
+                              "expected",
+                              path, maxBytes);
+  }
+}
+
 /// Returns whether the directory `dir` holds a manifest, that is, a
 /// checkpoint, whole or damaged.
 static bool holdsManifest(const std::string &dir) {
-  std::ifstream manifest(fs::path(dir) / kCheckpointManifest, std::ios::binary);
-  std::string first(kManifestMagic.size() + 1, '\0');
-  return manifest.read(first.data(), first.size()) &&
-         first == std::string(kManifestMagic) + "\t";
+  StatusOr<std::string> manifest = readFile(
+      (fs::path(dir) / kCheckpointManifest).string(), kMaxManifestBytes);
+  return manifest &&
+         manifest->rfind(std::string(kManifestMagic) + "\t", 0) == 0;
 }
 
-Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
-  std::string target = normalize(dir);
+/// Checks that the save may replace `target`: it does not exist, or is an
+/// empty directory or a checkpoint.
+static Status checkReplaceable(const std::string &target) {
   if (target.empty())
     return Status::invalidArgument("a checkpoint needs a directory name");
   std::error_code error;
@@ -254,30 +325,73 @@ Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
       target, kCheckpointManifest);
 }
 
+/// Checks that the save can create its directories for `target` by
+/// creating (and removing) one where it would create the first.
+static Status checkWritable(const std::string &target) {
+  // The save creates the missing parents of `target`, then a directory
+  // beside it: the first of these that does not exist must be creatable.
+  std::error_code error;
+  fs::path first = target;
+  while (first.has_parent_path() && first.parent_path() != first &&
+         !fs::exists(first.parent_path(), error))
+    first = first.parent_path();
+  fs::path parent = first.has_parent_path() ? first.parent_path() : ".";
+  if (!fs::is_directory(parent, error))
+    return Status::invalidArgument(
+        "cannot save a checkpoint to {}: {} is not a directory", target,
+        parent.string());
+  StatusOr<std::string> probe =
+      createUniqueDirectory(first.string() + kSavingSuffix);
+  if (!probe)
+    return probe.status().withContext("cannot save a checkpoint to " + target);
+  fs::remove(*probe, error);
+  return Status::ok();
+}
+
+Status openks::runtime::checkCheckpointTarget(const std::string &dir) {
+  std::string target = normalize(dir);
+  OPENKS_RETURN_IF_ERROR(checkReplaceable(target));
+  return checkWritable(target);
+}
+
+/// Checks that `mode` and `step` can be written into a manifest that reads
+/// back.
+static Status checkManifestHeader(const std::string &mode, int64_t step) {
+  if (step < 0)
+    return Status::invalidArgument(
+        "cannot save a checkpoint of step {}: steps count from 0", step);
+  if (mode.empty() || mode.find_first_of("\t\n\r") != std::string::npos)
+    return Status::invalidArgument(
+        "cannot save a checkpoint of mode '{}': a mode is a word without "
+        "tabs or line breaks",
+        mode);
+  return Status::ok();
+}
+
 Status openks::runtime::saveCheckpoint(
     const std::string &dir, const std::vector<const ParameterStore *> &stores,
     const std::string &mode, int64_t step,
     const std::vector<std::string> &variables) {
-  OPENKS_RETURN_IF_ERROR(checkCheckpointTarget(dir));
   std::string target = normalize(dir);
-  // A sibling, so that the final rename stays within one file system; a
-  // leftover of a crashed save is removed first.
-  std::string temporary = target + ".saving";
+  OPENKS_RETURN_IF_ERROR(checkReplaceable(target));
+  OPENKS_RETURN_IF_ERROR(checkManifestHeader(mode, step));
   std::error_code error;
-  fs::remove_all(temporary, error);
   fs::path parent = fs::path(target).parent_path();
   if (!parent.empty())
     fs::create_directories(parent, error);
-  if (!fs::create_directory(temporary, error) || error)
-    return Status::error(StatusCode::IOError,
-                         "cannot create the directory {}: {}", temporary,
-                         error ? error.message() : "it exists");
+  // A sibling, so that the final rename stays within one file system, of a
+  // name that was not in use: it holds nothing but what this save writes,
+  // and a leftover of a crashed save is never mistaken for it.
+  StatusOr<std::string> temporary =
+      createUniqueDirectory(target + kSavingSuffix);
+  if (!temporary)
+    return temporary.status().withContext("saving the checkpoint " + target);
   Status status =
-      writeCheckpointFiles(temporary, stores, mode, step, variables);
+      writeCheckpointFiles(*temporary, stores, mode, step, variables);
   if (status.isOk())
-    status = replaceDirectory(temporary, target);
-  // After the swap, `temporary` holds the previous checkpoint.
-  fs::remove_all(temporary, error);
+    status = replaceDirectory(*temporary, target);
+  // After the swap, the temporary directory holds the previous checkpoint.
+  fs::remove_all(*temporary, error);
   return status.withContext("saving the checkpoint " + target);
 }
 
@@ -289,76 +403,84 @@ Status openks::runtime::saveCheckpoint(const std::string &dir,
   return saveCheckpoint(dir, stores, checkpointModeName(job.mode), step);
 }
 
-/// Reads the file `path`, refusing more than `maxBytes` bytes.
-static StatusOr<std::string> readFile(const std::string &path,
-                                      uint64_t maxBytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status::notFound("{}: cannot open it: {}", path,
-                            std::strerror(errno));
-  std::string bytes;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
-    bytes.append(chunk, static_cast<size_t>(in.gcount()));
-    if (bytes.size() > maxBytes)
-      return Status::dataLoss("{}: damaged: larger than the {} bytes "
-                              "expected",
-                              path, maxBytes);
+/// Splits `text` at every `separator`: n separators make n + 1 fields,
+/// empty ones included.
+static std::vector<std::string_view> split(std::string_view text,
+                                           char separator) {
+  std::vector<std::string_view> fields;
+  for (size_t begin = 0;;) {
+    size_t end = text.find(separator, begin);
+    fields.push_back(text.substr(begin, end - begin));
+    if (end == std::string_view::npos)
+      return fields;
+    begin = end + 1;
   }
-  if (in.bad())
-    return Status::error(StatusCode::IOError, "{}: cannot read it", path);
-  return bytes;
 }
 
-/// Splits `line` at tabs.
-static std::vector<std::string> splitFields(const std::string &line) {
-  std::vector<std::string> fields;
-  std::stringstream stream(line);
-  std::string field;
-  while (std::getline(stream, field, '\t'))
-    fields.push_back(field);
-  return fields;
+/// Parses all of `text` as a count in [0, max] written as saving writes it:
+/// decimal digits, without a sign or leading zeros.
+static std::optional<int64_t> parseCount(std::string_view text, int64_t max) {
+  if (text.empty() || (text.size() > 1 && text[0] == '0') ||
+      text.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  int64_t value = 0;
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value > max)
+    return std::nullopt;
+  return value;
 }
 
-/// Parses all of `text` as a decimal integer in [0, max].
-static bool parseCount(const std::string &text, int64_t max, int64_t &value) {
-  if (text.empty() || text.size() > 19 ||
-      text.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  value = std::stoll(text);
-  return value <= max;
-}
-
-/// Parses a manifest variable line's fields after "variable".
-static bool parseVariable(const std::vector<std::string> &fields,
-                          CheckpointVariable &variable) {
+/// Parses the fields of a manifest's variable line into `variable`; errors
+/// name the variable.
+static Status parseVariable(const std::vector<std::string_view> &fields,
+                            CheckpointVariable &variable) {
   if (fields.size() != 6)
-    return false;
-  variable.name = fields[1];
-  bool known = false;
-  for (DType dtype : {DType::F32, DType::F64, DType::I64})
-    if (fields[2] == dtypeName(dtype)) {
-      variable.dtype = dtype;
-      known = true;
+    return Status::dataLoss("expected 'variable<TAB>NAME<TAB>TYPE<TAB>DIMS"
+                            "<TAB>BYTES<TAB>CRC32C'");
+  variable.name = std::string(fields[1]);
+  auto malformed = [&](std::string_view what, std::string_view field,
+                       std::string_view expected) {
+    return Status::dataLoss("variable '{}': malformed {} '{}': expected {}",
+                            variable.name, what, field, expected);
+  };
+  if (!checkFileName(variable.name).isOk())
+    return malformed("name", variable.name, "a checkpoint file's name");
+  std::optional<DType> dtype;
+  for (DType candidate : {DType::F32, DType::F64, DType::I64})
+    if (fields[2] == dtypeName(candidate))
+      dtype = candidate;
+  if (!dtype)
+    return malformed("element type", fields[2], "f32, f64 or i64");
+  variable.dtype = *dtype;
+  static constexpr std::string_view kExpectedDims =
+      "sizes separated by commas, each decimal digits without a sign or "
+      "leading zeros";
+  if (!fields[3].empty())
+    for (std::string_view dim : split(fields[3], ',')) {
+      std::optional<int64_t> size = parseCount(dim, kMaxTensorElements);
+      if (!size)
+        return malformed("dims", fields[3], kExpectedDims);
+      if (variable.shape.rank() == Shape::kMaxRank)
+        return malformed("dims", fields[3],
+                         fmt::format("at most {} dims", Shape::kMaxRank));
+      variable.shape.push_back(*size);
     }
-  if (!known || checkFileName(variable.name).code() != StatusCode::Ok)
-    return false;
-  std::stringstream dims(fields[3]);
-  std::string dim;
-  while (std::getline(dims, dim, ',')) {
-    int64_t size = 0;
-    if (variable.shape.rank() == Shape::kMaxRank ||
-        !parseCount(dim, kMaxTensorElements, size))
-      return false;
-    variable.shape.push_back(size);
-  }
-  int64_t bytes = 0;
-  if (!parseCount(fields[4], INT64_MAX, bytes) || fields[5].size() != 8 ||
+  if (!boundedProduct(variable.shape))
+    return malformed("dims", fields[3],
+                     fmt::format("at most {} elements", kMaxTensorElements));
+  std::optional<int64_t> bytes = parseCount(fields[4], INT64_MAX);
+  if (!bytes)
+    return malformed("byte size", fields[4],
+                     "decimal digits without a sign or leading zeros");
+  variable.bytes = static_cast<uint64_t>(*bytes);
+  uint32_t crc = 0;
+  if (fields[5].size() != 8 ||
       fields[5].find_first_not_of("0123456789abcdef") != std::string::npos)
-    return false;
-  variable.bytes = static_cast<uint64_t>(bytes);
-  variable.crc32c = static_cast<uint32_t>(std::stoul(fields[5], nullptr, 16));
-  return true;
+    return malformed("CRC-32C", fields[5], "8 lower-case hex digits");
+  std::from_chars(fields[5].data(), fields[5].data() + 8, crc, 16);
+  variable.crc32c = crc;
+  return Status::ok();
 }
 
 /// Lists the variables of `dir`, a directory without a manifest as Paddle's
@@ -417,7 +539,8 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
   };
   // The last line checks everything before it.
   size_t last = text->rfind("manifest-crc32c\t");
-  if (last == std::string::npos || text->back() != '\n')
+  if (last == std::string::npos || (last > 0 && (*text)[last - 1] != '\n') ||
+      text->back() != '\n')
     return Status::dataLoss("{}: truncated manifest: it has no final "
                             "manifest-crc32c line",
                             path);
@@ -428,36 +551,53 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
                             "match its contents",
                             path);
   CheckpointInfo info;
-  std::stringstream lines(text->substr(0, last));
-  std::string line;
+  // The line of each variable, to refuse one listed twice.
+  std::map<std::string, size_t> variableLines;
   bool hasStep = false, hasMode = false;
-  for (size_t number = 1; std::getline(lines, line); ++number) {
-    std::vector<std::string> fields = splitFields(line);
+  std::vector<std::string_view> lines =
+      split(std::string_view(*text).substr(0, last), '\n');
+  // The text before the checksum line ends with a line break.
+  lines.pop_back();
+  for (size_t number = 1; number <= lines.size(); ++number) {
+    std::string_view line = lines[number - 1];
+    std::vector<std::string_view> fields = split(line, '\t');
     if (number == 1) {
-      int64_t version = 0;
+      std::optional<int64_t> version;
       if (fields.size() != 2 || fields[0] != kManifestMagic ||
-          !parseCount(fields[1], 1 << 20, version))
+          !(version = parseCount(fields[1], 1 << 20)))
         return damaged(number, "expected 'openks-checkpoint<TAB>VERSION'");
-      if (version != kCheckpointFormatVersion)
+      if (*version != kCheckpointFormatVersion)
         return Status::dataLoss("{}: format version {}; this build reads "
                                 "version {}",
-                                path, version, kCheckpointFormatVersion);
-      info.formatVersion = static_cast<int>(version);
+                                path, *version, kCheckpointFormatVersion);
+      info.formatVersion = static_cast<int>(*version);
     } else if (fields.size() == 2 && fields[0] == "step" && !hasStep) {
-      if (!parseCount(fields[1], INT64_MAX, info.step))
-        return damaged(number, "the step is not a count");
+      std::optional<int64_t> step = parseCount(fields[1], INT64_MAX);
+      if (!step)
+        return damaged(number, fmt::format("malformed step '{}': expected "
+                                           "decimal digits without a sign "
+                                           "or leading zeros",
+                                           fields[1]));
+      info.step = *step;
       hasStep = true;
     } else if (fields.size() == 2 && fields[0] == "mode" && !hasMode) {
-      info.mode = fields[1];
+      if (fields[1].empty())
+        return damaged(number, "the mode is empty");
+      info.mode = std::string(fields[1]);
       hasMode = true;
     } else if (!fields.empty() && fields[0] == "variable") {
       CheckpointVariable variable;
-      if (!parseVariable(fields, variable))
-        return damaged(number, "expected 'variable<TAB>NAME<TAB>TYPE<TAB>"
-                               "DIMS<TAB>BYTES<TAB>CRC32C'");
+      if (Status status = parseVariable(fields, variable); !status.isOk())
+        return damaged(number, status.message());
+      auto [first, inserted] = variableLines.try_emplace(variable.name, number);
+      if (!inserted)
+        return damaged(number,
+                       fmt::format("variable '{}' is listed twice, also on "
+                                   "line {}",
+                                   variable.name, first->second));
       info.variables.push_back(std::move(variable));
     } else {
-      return damaged(number, "unexpected line '" + line + "'");
+      return damaged(number, fmt::format("unexpected line '{}'", line));
     }
   }
   if (!hasStep || !hasMode)
@@ -494,6 +634,68 @@ static StatusOr<Tensor> readVariable(const std::string &dir,
   return std::move(contents->tensor);
 }
 
+/// The values the optimizer state of a variable may hold.
+enum class ValueRange { Any, Positive, NonNegative, BelowOne };
+
+/// Returns the range of the values of `name`, a variable of `job`, by the
+/// names openks-append-optimizer gives the state it creates: the learning
+/// rate is positive, the schedule's step counter and the sums of squares
+/// (Adam's moment2, RMSProp's mean_square, FTRL's squared, Adamax's
+/// inf_norm, Adagrad's moment) are non-negative, and the beta powers are
+/// in [0, 1); all finite. Other variables may hold any value.
+static ValueRange getValueRange(const std::string &name,
+                                const VariableMap<ParameterStore> &job) {
+  if (name == "learning_rate")
+    return ValueRange::Positive;
+  if (name == "@LR_DECAY_COUNTER@")
+    return ValueRange::NonNegative;
+  std::string_view base = name;
+  auto strip = [&](std::string_view suffix) {
+    if (base.size() <= suffix.size() ||
+        base.substr(base.size() - suffix.size()) != suffix)
+      return false;
+    base.remove_suffix(suffix.size());
+    return true;
+  };
+  if (strip(".beta1_pow") || strip(".beta2_pow"))
+    return ValueRange::BelowOne;
+  if (strip(".moment2") || strip(".mean_square") || strip(".squared") ||
+      strip(".inf_norm"))
+    return ValueRange::NonNegative;
+  // Adagrad's moment sums squares; RMSProp's and Adamax's, which come with
+  // a mean_square and an inf_norm, are signed.
+  if (strip(".moment") &&
+      !job.holders.count(std::string(base) + ".mean_square") &&
+      !job.holders.count(std::string(base) + ".inf_norm"))
+    return ValueRange::NonNegative;
+  return ValueRange::Any;
+}
+
+/// Checks that every value of `tensor`, the variable `name` read from
+/// `path`, is in `range`.
+static Status checkValues(const std::string &path, const std::string &name,
+                          const Tensor &tensor, ValueRange range) {
+  if (range == ValueRange::Any)
+    return Status::ok();
+  for (int64_t i = 0; i < tensor.numel(); ++i) {
+    double value = tensor.dtype() == DType::F32 ? tensor.data<float>()[i]
+                   : tensor.dtype() == DType::F64
+                       ? tensor.data<double>()[i]
+                       : static_cast<double>(tensor.data<int64_t>()[i]);
+    if (std::isfinite(value) &&
+        (range == ValueRange::Positive ? value > 0 : value >= 0) &&
+        (range != ValueRange::BelowOne || value < 1))
+      continue;
+    return Status::dataLoss(
+        "{}: '{}' must be {}, but element {} is {}", path, name,
+        range == ValueRange::Positive      ? "positive and finite"
+        : range == ValueRange::NonNegative ? "non-negative and finite"
+                                           : "in [0, 1)",
+        i, value);
+  }
+  return Status::ok();
+}
+
 StatusOr<CheckpointInfo>
 openks::runtime::loadCheckpoint(const std::string &dir,
                                 const std::vector<ParameterStore *> &stores) {
@@ -528,6 +730,8 @@ openks::runtime::loadCheckpoint(const std::string &dir,
     StatusOr<Tensor> value = readVariable(source, variable);
     if (!value)
       return value.status();
+    OPENKS_RETURN_IF_ERROR(
+        checkValues(path, name, *value, getValueRange(name, variables)));
     for (Holder<ParameterStore> &holder : holders) {
       std::unique_lock<std::shared_mutex> lock(holder.store->mutex(holder.id));
       Parameter &parameter = (*holder.store)[holder.id];

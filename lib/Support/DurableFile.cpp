@@ -7,10 +7,14 @@
 #include "openks/Support/DurableFile.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <filesystem>
+#include <random>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace openks;
@@ -27,11 +31,47 @@ static std::string parentOf(const std::string &path) {
   return parent.empty() ? "." : parent.string();
 }
 
-Status openks::writeFileSynced(const std::string &path,
-                               std::string_view contents) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return ioError("create", path);
+namespace {
+
+/// Blocks SIGXFSZ in the calling thread while it lives, so that a write
+/// beyond the file size limit (RLIMIT_FSIZE) fails with EFBIG instead of
+/// killing the process; the signal such a write raised is discarded when it
+/// ends. Other threads, and a signal pending before, are left alone.
+class FileSizeSignalBlock {
+public:
+  FileSizeSignalBlock() {
+    sigemptyset(&signal_);
+    sigaddset(&signal_, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &signal_, &previous_);
+    pendingBefore_ = isPending();
+  }
+  ~FileSizeSignalBlock() {
+    if (!pendingBefore_ && isPending()) {
+      struct timespec now = {};
+      sigtimedwait(&signal_, nullptr, &now);
+    }
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  FileSizeSignalBlock(const FileSizeSignalBlock &) = delete;
+  FileSizeSignalBlock &operator=(const FileSizeSignalBlock &) = delete;
+
+private:
+  static bool isPending() {
+    sigset_t pending;
+    return sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1;
+  }
+
+  sigset_t signal_, previous_;
+  bool pendingBefore_ = false;
+};
+
+} // namespace
+
+/// Writes `contents` to the open file `fd` (named `path` in errors),
+/// flushes it to the device and closes it.
+static Status writeSyncedAndClose(int fd, const std::string &path,
+                                  std::string_view contents) {
+  FileSizeSignalBlock block;
   const char *data = contents.data();
   size_t left = contents.size();
   while (left > 0) {
@@ -56,6 +96,38 @@ Status openks::writeFileSynced(const std::string &path,
   return Status::ok();
 }
 
+/// Calls `create` with `prefix` followed by random letters and digits until
+/// it makes a new file or directory of that name, failing with EEXIST while
+/// the name is taken, and returns the name; `what` says what it creates.
+template <typename CreateT>
+static StatusOr<std::string> createUnique(const std::string &prefix,
+                                          const char *what, CreateT create) {
+  static constexpr std::string_view kCharacters =
+      "abcdefghijklmnopqrstuvwxyz0123456789";
+  static constexpr int kAttempts = 100, kLength = 8;
+  std::random_device random;
+  std::uniform_int_distribution<size_t> pick(0, kCharacters.size() - 1);
+  std::string name;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    name = prefix;
+    for (int i = 0; i < kLength; ++i)
+      name.push_back(kCharacters[pick(random)]);
+    if (create(name))
+      return name;
+    if (errno != EEXIST)
+      break;
+  }
+  return ioError(what, name);
+}
+
+Status openks::writeFileSynced(const std::string &path,
+                               std::string_view contents) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return ioError("create", path);
+  return writeSyncedAndClose(fd, path, contents);
+}
+
 Status openks::syncDirectory(const std::string &path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
@@ -66,36 +138,68 @@ Status openks::syncDirectory(const std::string &path) {
   return status;
 }
 
+StatusOr<std::string> openks::createUniqueDirectory(const std::string &prefix) {
+  return createUnique(
+      prefix, "create a directory",
+      [](const std::string &name) { return ::mkdir(name.c_str(), 0777) == 0; });
+}
+
 Status openks::writeFileAtomically(const std::string &path,
                                    std::string_view contents) {
-  std::string temporary = path + ".tmp";
-  OPENKS_RETURN_IF_ERROR(writeFileSynced(temporary, contents));
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    Status status = ioError("rename a file to", path);
-    std::remove(temporary.c_str());
+  int fd = -1;
+  StatusOr<std::string> temporary =
+      createUnique(path + ".tmp-", "create", [&](const std::string &name) {
+        fd =
+            ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        return fd >= 0;
+      });
+  if (!temporary)
+    return temporary.status();
+  Status status = writeSyncedAndClose(fd, *temporary, contents);
+  if (status.isOk() && std::rename(temporary->c_str(), path.c_str()) != 0)
+    status = ioError("rename a file to", path);
+  if (!status.isOk()) {
+    std::remove(temporary->c_str());
     return status;
   }
   return syncDirectory(parentOf(path));
 }
 
+/// Swaps the directories `from` and `to` by renames, for a file system that
+/// cannot exchange them: `to` goes aside first, which leaves a moment
+/// without `to`.
+static Status swapByRenames(const std::string &from, const std::string &to) {
+  // A directory renamed over an empty one replaces it, so `to` goes over a
+  // new directory of our own, and nothing can be lost there.
+  StatusOr<std::string> aside = createUniqueDirectory(from + ".old-");
+  if (!aside)
+    return aside.status();
+  if (std::rename(to.c_str(), aside->c_str()) != 0) {
+    Status status = ioError("move aside the directory", to);
+    ::rmdir(aside->c_str());
+    return status;
+  }
+  if (std::rename(from.c_str(), to.c_str()) != 0) {
+    Status status = ioError("rename a directory to", to);
+    std::rename(aside->c_str(), to.c_str());
+    return status;
+  }
+  if (std::rename(aside->c_str(), from.c_str()) != 0)
+    return ioError("rename a directory to", from);
+  return Status::ok();
+}
+
 Status openks::replaceDirectory(const std::string &from,
                                 const std::string &to) {
   std::error_code error;
-  bool exists = std::filesystem::exists(to, error);
-  if (exists && ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(),
-                            RENAME_EXCHANGE) != 0) {
-    if (errno != EINVAL && errno != ENOSYS)
-      return ioError("exchange a directory with", to);
-    // No exchange on this file system: move the old one aside first.
-    std::string aside = from + ".old";
-    if (std::rename(to.c_str(), aside.c_str()) != 0)
-      return ioError("move aside the directory", to);
+  if (!std::filesystem::exists(to, error)) {
     if (std::rename(from.c_str(), to.c_str()) != 0)
       return ioError("rename a directory to", to);
-    if (std::rename(aside.c_str(), from.c_str()) != 0)
-      return ioError("rename a directory to", from);
-  } else if (!exists && std::rename(from.c_str(), to.c_str()) != 0) {
-    return ioError("rename a directory to", to);
+  } else if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(),
+                         RENAME_EXCHANGE) != 0) {
+    if (errno != EINVAL && errno != ENOSYS)
+      return ioError("exchange a directory with", to);
+    OPENKS_RETURN_IF_ERROR(swapByRenames(from, to));
   }
   return syncDirectory(parentOf(to));
 }

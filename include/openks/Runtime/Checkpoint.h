@@ -23,15 +23,20 @@
 // (Parameter::origin) and row offset, so a checkpoint saved from any layout
 // loads into any other: the loader fills each block with its rows.
 //
-// Saving writes a temporary sibling directory, flushes every file and the
-// directory, and swaps it into place (replaceDirectory), so a crash leaves
-// the previous checkpoint whole; it replaces only a checkpoint or an empty
-// directory, never other files. A directory without a manifest is read as
-// the output of Paddle's save_persistables: its files (but `__model__` and
+// Saving writes a sibling directory of a new name (`DIR.saving-` and random
+// characters), flushes every file and the directory, and swaps it into
+// place (replaceDirectory), so a crash leaves the previous checkpoint
+// whole; it replaces only a checkpoint or an empty directory, and deletes
+// nothing it did not write. A directory without a manifest is read as the
+// output of Paddle's save_persistables: its files (but `__model__` and
 // other names starting with "__") are its variables, step 0, mode "paddle",
-// without checksums to check. Loading refuses a missing, truncated or
-// damaged file, a checksum mismatch, and a variable whose element type or
-// shape is not the job's, each with an error naming the file.
+// without checksums to check. Loading reads only regular files (a FIFO
+// would block it) and refuses a missing, truncated or damaged file, a
+// checksum mismatch, a manifest line not written as saving writes it, a
+// variable listed twice, a variable whose element type or shape is not the
+// job's, and optimizer state out of the range the optimizer needs (a
+// learning rate that is not positive, say), each with an error naming the
+// file (and the manifest's line and the variable).
 //
 // Stores are read and written under their parameters' locks (see
 // ParameterStore.h), so saving may run while servers serve; a sync job's
@@ -87,7 +92,10 @@ const char *checkpointModeName(SyncMode mode);
 /// use, an empty directory, or a directory holding a checkpoint (its
 /// manifest), which the save replaces. Anything else (a file, a directory
 /// of other files) is refused, so that saving never deletes what is not a
-/// checkpoint. Tools call it before training as well, to fail early.
+/// checkpoint. Also checks that the save can create its directories there:
+/// the nearest existing ancestor of `dir` must be a directory in which one
+/// can be created (one is created and removed, so nothing is left). Tools
+/// and LocalJob::run call it before training, to fail early.
 Status checkCheckpointTarget(const std::string &dir);
 
 /// Saves the variables of `stores` as the checkpoint `dir`, replacing the
@@ -97,10 +105,11 @@ Status checkCheckpointTarget(const std::string &dir);
 /// held whole by several, the first one's copy is saved; a worker's whole
 /// copy listed after the servers fills in only variables no server holds).
 /// When `variables` is not empty, only those are saved, in that order, and
-/// each must be held. `mode` and `step` go into the manifest. Fails,
-/// leaving `dir` as it was, when `dir` may not be replaced, a variable's
-/// rows are not all held, a name cannot be a file name, or a file cannot
-/// be written.
+/// each must be held. `mode` (a word) and `step` (at least 0) go into the
+/// manifest. Fails, leaving `dir` as it was, when `dir` may not be
+/// replaced, a variable's rows are not all held, a name cannot be a file
+/// name, or a file cannot be written (also beyond the file size limit:
+/// see DurableFile.h).
 Status saveCheckpoint(const std::string &dir,
                       const std::vector<const ParameterStore *> &stores,
                       const std::string &mode, int64_t step,
@@ -114,9 +123,12 @@ Status saveCheckpoint(const std::string &dir, const JobSpec &job, int64_t step);
 StatusOr<CheckpointInfo> readCheckpointInfo(const std::string &dir);
 
 /// Fills every parameter of `stores` with its rows of its origin's variable
-/// in the checkpoint `dir`; every file is checked against the manifest and
-/// each variable against the parameters holding it. The checkpoint may hold
-/// variables the stores do not. Returns the manifest.
+/// in the checkpoint `dir`; every file is checked against the manifest,
+/// each variable against the parameters holding it, and the optimizer
+/// state the optimizer constrains (the learning rate, the step counter,
+/// beta powers, sums of squares; see docs/Checkpoints.md) against its
+/// range. The checkpoint may hold variables the stores do not. Returns the
+/// manifest.
 StatusOr<CheckpointInfo>
 loadCheckpoint(const std::string &dir,
                const std::vector<ParameterStore *> &stores);

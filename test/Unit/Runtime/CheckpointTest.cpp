@@ -7,9 +7,13 @@
 // Saves variables sliced over two stores, with replicated and per-block
 // state, and loads them into three stores and into one, checking every
 // value; checks the manifest and the files against an independent reading;
-// and checks that a failure in the middle of a save leaves the previous
-// checkpoint, and that missing, truncated, damaged or mismatched files are
-// refused naming the file.
+// checks that a failed save (also one past the file size limit) leaves the
+// previous checkpoint, that saving deletes nothing it did not write, and
+// that a target it cannot write is refused before saving; and checks that
+// missing, truncated, damaged or mismatched files, files that are not
+// regular files (a FIFO would block the loader), malformed manifests with
+// valid checksums, and optimizer state out of the range the optimizer
+// needs are refused naming the file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,12 +24,17 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <csignal>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using namespace openks;
@@ -157,6 +166,15 @@ protected:
   }
   void TearDown() override { fs::remove_all(scratch_); }
 
+  /// Returns the names in the scratch directory, sorted.
+  std::vector<std::string> listScratch() const {
+    std::vector<std::string> names;
+    for (const fs::directory_entry &entry : fs::directory_iterator(scratch_))
+      names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
   /// Saves a two-store layout at `step` into dir_.
   std::vector<ParameterStore> saveTwoStores(int64_t step) {
     std::vector<ParameterStore> saved = makeLayout({3});
@@ -264,7 +282,9 @@ TEST_F(CheckpointTest, WritesOneFilePerVariableAndAManifest) {
 TEST_F(CheckpointTest, AFailedSaveLeavesThePreviousCheckpoint) {
   std::vector<ParameterStore> first = saveTwoStores(1);
   // A file size limit makes the write of the largest file fail after the
-  // smaller files are written: a save that fails in the middle.
+  // smaller files are written: a save that fails in the middle. SIGXFSZ
+  // keeps its default action, which kills the process unless the save
+  // turns it into an error.
   std::vector<ParameterStore> big(1);
   addRows(big[0], "a", "a", DType::F32, 0, kRows);
   Parameter large;
@@ -274,35 +294,58 @@ TEST_F(CheckpointTest, AFailedSaveLeavesThePreviousCheckpoint) {
   big[0].add(std::move(large));
   struct rlimit previous;
   ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &previous), 0);
-  auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
   struct rlimit limited = previous;
   limited.rlim_cur = 4096;
   ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
   Status failed = saveCheckpoint(dir_, constPointers(big), "sync", 2);
   setrlimit(RLIMIT_FSIZE, &previous);
-  std::signal(SIGXFSZ, previousHandler);
   ASSERT_FALSE(failed.isOk());
   EXPECT_EQ(failed.code(), StatusCode::IOError);
-  EXPECT_NE(failed.message().find("ckpt.saving/large"), std::string::npos)
+  EXPECT_NE(failed.message().find("ckpt.saving-"), std::string::npos)
       << failed.message();
+  EXPECT_NE(failed.message().find("/large: File too large"), std::string::npos)
+      << failed.message();
+  // The signal the write raised was discarded, not left pending.
+  sigset_t pending;
+  ASSERT_EQ(sigpending(&pending), 0);
+  EXPECT_EQ(sigismember(&pending, SIGXFSZ), 0);
 
   std::vector<ParameterStore> loaded = makeLayout({2, 4});
   StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
   ASSERT_TRUE(info.isOk()) << info.status().message();
   EXPECT_EQ(info->step, 1);
   expectSameValues(first, loaded);
-  EXPECT_FALSE(fs::exists(dir_ + ".saving"));
+  EXPECT_EQ(listScratch(), std::vector<std::string>{"ckpt"});
+}
 
-  // A crash leaves the temporary directory behind; the next save replaces
-  // it and then the checkpoint.
+TEST_F(CheckpointTest, NeverDeletesWhatItDidNotWrite) {
+  // What a user keeps under the names a save once used, or names like the
+  // ones it uses now (a crash may have left the last one, but nothing proves
+  // that it did): a save, a failed save and a replacing save leave them.
   fs::create_directory(dir_ + ".saving");
-  std::ofstream(dir_ + ".saving/w") << "half a file";
-  std::vector<ParameterStore> third = saveTwoStores(3);
-  info = loadCheckpoint(dir_, pointers(loaded));
+  std::ofstream(dir_ + ".saving/notes.txt") << "precious";
+  std::ofstream(dir_ + ".saving-notes") << "precious";
+  fs::create_directory(dir_ + ".saving-abcdefgh");
+  std::ofstream(dir_ + ".saving-abcdefgh/w") << "precious";
+  std::vector<std::string> before = listScratch();
+  std::vector<ParameterStore> first = saveTwoStores(1);
+  std::vector<ParameterStore> refused = makeLayout({3});
+  refused.pop_back();
+  EXPECT_FALSE(saveCheckpoint(dir_, constPointers(refused), "sync", 2).isOk());
+  std::vector<ParameterStore> second = saveTwoStores(3);
+  before.insert(before.begin(), "ckpt");
+  EXPECT_EQ(listScratch(), before);
+  for (const char *file :
+       {".saving/notes.txt", ".saving-notes", ".saving-abcdefgh/w"}) {
+    std::ifstream in(dir_ + file);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "precious")
+        << file;
+  }
+  std::vector<ParameterStore> loaded = makeLayout({2});
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
   ASSERT_TRUE(info.isOk()) << info.status().message();
   EXPECT_EQ(info->step, 3);
-  expectSameValues(third, loaded);
-  EXPECT_FALSE(fs::exists(dir_ + ".saving"));
+  expectSameValues(second, loaded);
 }
 
 TEST_F(CheckpointTest, ReplacesOnlyACheckpointOrAnEmptyDirectory) {
@@ -333,6 +376,332 @@ TEST_F(CheckpointTest, ReplacesOnlyACheckpointOrAnEmptyDirectory) {
   saveTwoStores(1);
   saveTwoStores(2);
   EXPECT_EQ(readCheckpointInfo(dir_)->step, 2);
+}
+
+TEST_F(CheckpointTest, ChecksThatTheTargetCanBeWrittenLeavingNothing) {
+  std::string file = (scratch_ / "file").string();
+  std::ofstream(file) << "precious";
+  saveTwoStores(1);
+  std::vector<std::string> before = listScratch();
+  // Paths that no save can create, refused before any training.
+  for (const std::string &target : {file + "/ckpt", file + "/a/b/ckpt"}) {
+    Status refused = checkCheckpointTarget(target);
+    EXPECT_EQ(refused.code(), StatusCode::InvalidArgument) << target;
+    EXPECT_EQ(refused.message(), "cannot save a checkpoint to " + target +
+                                     ": " + file + " is not a directory");
+  }
+  std::string proc = "/proc/openks-checkpoint-test/ckpt";
+  Status refused = checkCheckpointTarget(proc);
+  EXPECT_EQ(refused.code(), StatusCode::IOError);
+  EXPECT_NE(refused.message().find("cannot save a checkpoint to " + proc +
+                                   ": cannot create a directory "
+                                   "/proc/openks-checkpoint-test.saving-"),
+            std::string::npos)
+      << refused.message();
+  // Targets a save may write: new (with missing parents), or a checkpoint.
+  for (const fs::path &target : {scratch_ / "new" / "deeper" / "ckpt",
+                                 scratch_ / "new", fs::path(dir_)}) {
+    Status status = checkCheckpointTarget(target.string());
+    EXPECT_TRUE(status.isOk()) << status.message();
+  }
+  EXPECT_EQ(listScratch(), before);
+  std::vector<ParameterStore> stores = makeLayout({3});
+  EXPECT_FALSE(
+      saveCheckpoint(file + "/ckpt", constPointers(stores), "sync", 2).isOk());
+  EXPECT_EQ(fs::file_size(file), 8u);
+}
+
+/// A FIFO at `path` whose writing end is opened (and closed) as soon as a
+/// reader waits on it, so that a reader that should have refused it gets
+/// an empty file instead of waiting forever; opened() tells whether one
+/// did.
+class WatchedFifo {
+public:
+  explicit WatchedFifo(const fs::path &path) : path_(path.string()) {
+    EXPECT_EQ(::mkfifo(path_.c_str(), 0644), 0) << std::strerror(errno);
+    watcher_ = std::thread([this] {
+      while (!stop_.load()) {
+        // Without a reader this fails with ENXIO at once.
+        int fd = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+          opened_ = true;
+          ::close(fd);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    });
+  }
+  ~WatchedFifo() {
+    stop_ = true;
+    watcher_.join();
+  }
+  bool opened() const { return opened_.load(); }
+
+private:
+  std::string path_;
+  std::atomic<bool> stop_{false}, opened_{false};
+  std::thread watcher_;
+};
+
+TEST_F(CheckpointTest, RefusesFilesThatAreNotRegular) {
+  saveTwoStores(5);
+  fs::path w = fs::path(dir_) / "w", saved = scratch_ / "w";
+  fs::rename(w, saved);
+  {
+    WatchedFifo fifo(w);
+    expectLoadFails(StatusCode::InvalidArgument, "w",
+                    "cannot read it: it is a FIFO, not a regular file");
+    EXPECT_FALSE(fifo.opened());
+  }
+  fs::remove(w);
+  // Through a symbolic link, too.
+  {
+    WatchedFifo fifo(scratch_ / "fifo");
+    fs::create_symlink(scratch_ / "fifo", w);
+    expectLoadFails(StatusCode::InvalidArgument, "w",
+                    "cannot read it: it is a FIFO, not a regular file");
+    EXPECT_FALSE(fifo.opened());
+  }
+  fs::remove(w);
+  fs::remove(scratch_ / "fifo");
+  fs::create_symlink("/dev/zero", w);
+  expectLoadFails(StatusCode::InvalidArgument, "w",
+                  "it is a character device, not a regular file");
+  fs::remove(w);
+  fs::create_directory(w);
+  expectLoadFails(StatusCode::InvalidArgument, "w",
+                  "it is a directory, not a regular file");
+  fs::remove(w);
+  fs::rename(saved, w);
+
+  // The manifest, when loading and when a save checks what it replaces.
+  fs::path manifest = fs::path(dir_) / kCheckpointManifest;
+  fs::remove(manifest);
+  {
+    WatchedFifo fifo(manifest);
+    expectLoadFails(StatusCode::InvalidArgument, kCheckpointManifest,
+                    "it is a FIFO, not a regular file");
+    Status refused = checkCheckpointTarget(dir_);
+    EXPECT_NE(refused.message().find("holds files but no checkpoint"),
+              std::string::npos)
+        << refused.message();
+    EXPECT_FALSE(fifo.opened());
+  }
+}
+
+/// Returns the manifest of the checkpoint `dir` up to its checksum line.
+std::string readManifestBody(const std::string &dir) {
+  std::ifstream in(fs::path(dir) / kCheckpointManifest, std::ios::binary);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  return text.substr(0, text.rfind("manifest-crc32c\t"));
+}
+
+/// Writes `body` as the manifest of the checkpoint `dir`, with the checksum
+/// line a save writes after it, so that only its contents are wrong.
+void writeManifest(const std::string &dir, const std::string &body) {
+  std::ofstream(fs::path(dir) / kCheckpointManifest,
+                std::ios::binary | std::ios::trunc)
+      << body << fmt::format("manifest-crc32c\t{:08x}\n", crc32c(body));
+}
+
+TEST_F(CheckpointTest, RefusesMalformedManifestsWithValidChecksums) {
+  saveTwoStores(5);
+  const std::string body = readManifestBody(dir_);
+  std::string wLine = body.substr(body.find("variable\tw\t"));
+  wLine = wLine.substr(0, wLine.find('\n') + 1);
+  std::vector<std::string> wFields;
+  for (size_t begin = 0, end; begin < wLine.size(); begin = end + 1)
+    wFields.push_back(wLine.substr(
+        begin, (end = wLine.find_first_of("\t\n", begin)) - begin));
+  ASSERT_EQ(wFields.size(), 6u);
+  ASSERT_EQ(wFields[3], "6,2");
+  // `w` with its field `index` replaced by `value`.
+  auto w = [&](size_t index, const std::string &value) {
+    std::vector<std::string> fields = wFields;
+    fields[index] = value;
+    return fmt::format("{}\n", fmt::join(fields, "\t"));
+  };
+  struct Case {
+    std::string from, to;
+    /// The line of the error and what it says.
+    int line;
+    std::string what;
+  };
+  std::string dims = "variable 'w': malformed dims ";
+  std::vector<Case> cases = {
+      {wLine, wLine + wLine, 5, "variable 'w' is listed twice, also on line 4"},
+      {wLine, w(3, "6,2,"), 4, dims + "'6,2,': expected sizes separated"},
+      {wLine, w(3, ",6,2"), 4, dims + "',6,2'"},
+      {wLine, w(3, "6,,2"), 4, dims + "'6,,2'"},
+      {wLine, w(3, "+6,2"), 4, dims + "'+6,2'"},
+      {wLine, w(3, "-6,2"), 4, dims + "'-6,2'"},
+      {wLine, w(3, "06,2"), 4, dims + "'06,2'"},
+      {wLine, w(3, "6, 2"), 4, dims + "'6, 2'"},
+      {wLine, w(3, "0x6,2"), 4, dims + "'0x6,2'"},
+      {wLine, w(3, "99999999999999999999,2"), 4,
+       dims + "'99999999999999999999,2'"},
+      {wLine, w(3, "1099511627777,2"), 4, dims + "'1099511627777,2'"},
+      {wLine, w(3, "1048576,1048577"), 4,
+       dims + "'1048576,1048577': expected at most 1099511627776 elements"},
+      {wLine, w(3, "1,1,1,1,1,1,1"), 4,
+       dims + "'1,1,1,1,1,1,1': expected at most 6 dims"},
+      {wLine, w(2, "f16"), 4,
+       "variable 'w': malformed element type 'f16': expected f32, f64 or i64"},
+      {wLine, w(4, "0" + wFields[4]), 4, "variable 'w': malformed byte size"},
+      {wLine, w(4, "+" + wFields[4]), 4, "variable 'w': malformed byte size"},
+      {wLine, w(4, "99999999999999999999"), 4,
+       "variable 'w': malformed byte size '99999999999999999999'"},
+      {wLine, w(5, "ABCDEF01"), 4,
+       "variable 'w': malformed CRC-32C 'ABCDEF01': expected 8 lower-case "
+       "hex digits"},
+      {wLine, w(5, "-1234567"), 4, "variable 'w': malformed CRC-32C"},
+      {wLine, wLine.substr(0, wLine.size() - 1) + "\t\n", 4,
+       "expected 'variable<TAB>NAME"},
+      {"step\t5\n", "step\t-5\n", 2, "malformed step '-5'"},
+      {"step\t5\n", "step\t+5\n", 2, "malformed step '+5'"},
+      {"step\t5\n", "step\t05\n", 2, "malformed step '05'"},
+      {"step\t5\n", "step\t99999999999999999999\n", 2,
+       "malformed step '99999999999999999999'"},
+      {"step\t5\n", "step\t5\t\n", 2, "unexpected line 'step\t5\t'"},
+      {"openks-checkpoint\t1\n", "openks-checkpoint\t01\n", 1,
+       "expected 'openks-checkpoint<TAB>VERSION'"},
+      {"mode\tsync\n", "mode\t\n", 3, "the mode is empty"},
+  };
+  for (const Case &crafted : cases) {
+    std::string edited = body;
+    size_t at = edited.find(crafted.from);
+    ASSERT_NE(at, std::string::npos) << crafted.from;
+    edited.replace(at, crafted.from.size(), crafted.to);
+    writeManifest(dir_, edited);
+    expectLoadFails(StatusCode::DataLoss,
+                    fmt::format("{}:{}: damaged manifest: ",
+                                kCheckpointManifest, crafted.line),
+                    crafted.what);
+  }
+  // The helper writes what the loader takes when nothing is wrong.
+  writeManifest(dir_, body);
+  std::vector<ParameterStore> loaded = makeLayout({3});
+  StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
+  EXPECT_TRUE(info.isOk()) << info.status().message();
+}
+
+TEST_F(CheckpointTest, RefusesOptimizerStateTheOptimizerCannotUse) {
+  // Variables named as openks-append-optimizer names them, saved with
+  // values no training leaves in them (saving checks no values, so the
+  // checkpoint's checksums are valid).
+  struct Case {
+    /// The variables of the job; the first holds `value` at element 1 (or
+    /// 0, for a scalar).
+    std::vector<std::string> names;
+    DType dtype;
+    double value;
+    /// What loading says, or "" when it loads.
+    std::string what;
+  };
+  double nan = std::nan(""), inf = INFINITY;
+  std::vector<Case> cases = {
+      {{"learning_rate"},
+       DType::F32,
+       -0.1,
+       "must be positive and finite, "
+       "but element 0 is -0.1"},
+      {{"learning_rate"}, DType::F64, 0, "must be positive and finite"},
+      {{"learning_rate"}, DType::F32, nan, "but element 0 is nan"},
+      {{"learning_rate"}, DType::F64, inf, "but element 0 is inf"},
+      {{"@LR_DECAY_COUNTER@"},
+       DType::I64,
+       -1,
+       "must be non-negative and "
+       "finite, but element 0 is -1"},
+      {{"fc.w.beta1_pow"},
+       DType::F32,
+       1,
+       "must be in [0, 1), but element 0 "
+       "is 1"},
+      {{"fc.w.beta2_pow"}, DType::F64, -0.5, "must be in [0, 1)"},
+      {{"fc.w.moment2", "fc.w.moment1"},
+       DType::F32,
+       -2,
+       "must be non-negative and finite, but element 1 is -2"},
+      {{"fc.w.mean_square", "fc.w.moment"},
+       DType::F32,
+       -2,
+       "must be non-negative"},
+      {{"fc.w.squared"}, DType::F64, -2, "must be non-negative"},
+      {{"fc.w.inf_norm", "fc.w.moment"},
+       DType::F32,
+       nan,
+       "must be non-negative"},
+      // Adagrad's moment sums squares; RMSProp's and Adamax's need not.
+      {{"fc.w.moment"}, DType::F32, -2, "must be non-negative"},
+      {{"fc.w.moment", "fc.w.mean_square"}, DType::F32, -2, ""},
+      {{"fc.w.moment", "fc.w.inf_norm"}, DType::F32, -2, ""},
+      {{"fc.w.velocity"}, DType::F32, -2, ""},
+      {{"fc.w.moment1"}, DType::F64, -inf, ""},
+      {{"learning_rate"}, DType::F32, 0.5, ""},
+      {{"@LR_DECAY_COUNTER@"}, DType::I64, 0, ""},
+      {{"fc.w.beta1_pow"}, DType::F64, 0, ""},
+  };
+  for (const Case &crafted : cases) {
+    SCOPED_TRACE(crafted.names.front());
+    // The scalars are rank 0; the rest [kRows, 2].
+    auto isScalar = [](const std::string &name) {
+      return name == "learning_rate" || name == "@LR_DECAY_COUNTER@" ||
+             name.find("_pow") != std::string::npos;
+    };
+    auto makeStore = [&] {
+      std::vector<ParameterStore> stores(1);
+      for (const std::string &name : crafted.names)
+        if (isScalar(name))
+          addScalar(stores[0], name, name, crafted.dtype);
+        else
+          addRows(stores[0], name, name, crafted.dtype, 0, kRows);
+      return stores;
+    };
+    std::vector<ParameterStore> saved = makeStore();
+    Tensor &value = saved[0][0].value;
+    int64_t index = value.numel() > 1 ? 1 : 0;
+    if (crafted.dtype == DType::F32)
+      value.data<float>()[index] = static_cast<float>(crafted.value);
+    else if (crafted.dtype == DType::F64)
+      value.data<double>()[index] = crafted.value;
+    else
+      value.data<int64_t>()[index] = static_cast<int64_t>(crafted.value);
+    Status status = saveCheckpoint(dir_, constPointers(saved), "sync", 1);
+    ASSERT_TRUE(status.isOk()) << status.message();
+    std::vector<ParameterStore> loaded = makeStore();
+    StatusOr<CheckpointInfo> info = loadCheckpoint(dir_, pointers(loaded));
+    if (crafted.what.empty()) {
+      EXPECT_TRUE(info.isOk()) << info.status().message();
+      continue;
+    }
+    EXPECT_FALSE(info.isOk()) << "loaded: " << crafted.what;
+    if (info.isOk())
+      continue;
+    EXPECT_EQ(info.status().code(), StatusCode::DataLoss);
+    std::string expected = fmt::format(
+        "{}/{}: '{}' ", dir_, crafted.names.front(), crafted.names.front());
+    EXPECT_EQ(info.status().message().rfind(expected, 0), 0u)
+        << info.status().message();
+    EXPECT_NE(info.status().message().find(crafted.what), std::string::npos)
+        << info.status().message();
+  }
+}
+
+TEST_F(CheckpointTest, RefusesAHeaderThatWouldNotReadBack) {
+  std::vector<ParameterStore> stores = makeLayout({3});
+  for (const auto &[mode, step, what] :
+       {std::tuple<std::string, int64_t, std::string>{
+            "sync", -1, "cannot save a checkpoint of step -1"},
+        {"", 1, "cannot save a checkpoint of mode ''"},
+        {"sync\nstep\t9", 1, "a mode is a word without tabs or line breaks"},
+        {"a\tb", 1, "a mode is a word"}}) {
+    Status refused = saveCheckpoint(dir_, constPointers(stores), mode, step);
+    EXPECT_EQ(refused.code(), StatusCode::InvalidArgument);
+    EXPECT_NE(refused.message().find(what), std::string::npos)
+        << refused.message();
+  }
+  EXPECT_EQ(listScratch(), std::vector<std::string>{});
 }
 
 TEST_F(CheckpointTest, SavesWhileAWriterUpdatesTheBlocks) {

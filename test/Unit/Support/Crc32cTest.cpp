@@ -7,7 +7,7 @@
 // Checks CRC-32C against the published vectors (RFC 3720 appendix B.4 and
 // the "123456789" check value of the Castagnoli CRC catalogue entry), that
 // checksums extend across pieces, and that durable writes publish whole
-// files and swap directories.
+// files under temporary names of their own and swap directories.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,13 +64,36 @@ fs::path makeScratch(const std::string &name) {
 TEST(DurableFileTest, ReplacesFilesAtomically) {
   fs::path dir = makeScratch("file");
   std::string path = (dir / "data").string();
+  // A file of the name a temporary once had is someone else's.
+  std::ofstream(path + ".tmp") << "precious";
   ASSERT_TRUE(writeFileAtomically(path, "first").isOk());
   ASSERT_TRUE(writeFileAtomically(path, "second, longer").isOk());
   EXPECT_EQ(readAll(path), "second, longer");
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_EQ(readAll(path + ".tmp"), "precious");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), {}), 2);
   Status missing = writeFileAtomically((dir / "no" / "data").string(), "x");
   EXPECT_EQ(missing.code(), StatusCode::IOError);
-  EXPECT_NE(missing.message().find("no/data.tmp"), std::string::npos)
+  EXPECT_NE(missing.message().find("no/data.tmp-"), std::string::npos)
+      << missing.message();
+  fs::remove_all(dir);
+}
+
+TEST(DurableFileTest, CreatesDirectoriesOfNewNames) {
+  fs::path dir = makeScratch("unique");
+  std::string prefix = (dir / "ckpt.saving-").string();
+  StatusOr<std::string> first = createUniqueDirectory(prefix);
+  StatusOr<std::string> second = createUniqueDirectory(prefix);
+  ASSERT_TRUE(first.isOk() && second.isOk());
+  EXPECT_NE(*first, *second);
+  for (const std::string &path : {*first, *second}) {
+    EXPECT_EQ(path.rfind(prefix, 0), 0u) << path;
+    EXPECT_EQ(path.size(), prefix.size() + 8) << path;
+    EXPECT_TRUE(fs::is_empty(path)) << path;
+  }
+  Status missing = createUniqueDirectory((dir / "no" / "x-").string()).status();
+  EXPECT_EQ(missing.code(), StatusCode::IOError);
+  EXPECT_NE(missing.message().find("cannot create a directory "),
+            std::string::npos)
       << missing.message();
   fs::remove_all(dir);
 }

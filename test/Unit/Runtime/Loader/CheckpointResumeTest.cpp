@@ -10,7 +10,8 @@
 // bit-identical to the uninterrupted one: the same losses, the same
 // parameters on the trainers, and the same checkpoint files (parameters
 // and every optimizer state, moments, beta powers and step counters) at
-// the end. Also: a checkpoint for the wrong program is refused.
+// the end. Also: a checkpoint for the wrong program is refused, and so is a
+// save directory that cannot be written, before the first step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -201,6 +202,41 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ResumeCase> &info) {
       return std::string(info.param.name);
     });
+
+TEST_F(JobTest, RefusesASaveDirectoryItCannotWriteBeforeTraining) {
+  // A save directory under a regular file fails the run at its start, not
+  // after the last step, and leaves the file as it was.
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), MinimizeOptions());
+  ASSERT_TRUE(program);
+  TranspileOptions transpile;
+  transpile.pservers = loopbackEndpoints(2);
+  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+  ASSERT_TRUE(job);
+  fleet::FleetOptions fleetOptions;
+  fleetOptions.timeout = kTimeout;
+  fleetOptions.maxBatch = kBatch;
+  StatusOr<std::unique_ptr<fleet::LocalJob>> process =
+      fleet::LocalJob::create(*job, fleetOptions);
+  ASSERT_TRUE(process.isOk()) << process.status().message();
+  fs::path file = fs::temp_directory_path() /
+                  ("openks-save-dir-file-" + std::to_string(getpid()));
+  std::ofstream(file) << "precious";
+  JobRunOptions options;
+  options.steps = 3;
+  options.globalBatch = kBatch;
+  options.data = kOddShapesData;
+  options.saveDir = (file / "ckpt").string();
+  int64_t steps = 0;
+  options.onStep = [&](const StepSummary &) { ++steps; };
+  Status status = (*process)->run(options);
+  EXPECT_EQ(status.code(), StatusCode::InvalidArgument);
+  EXPECT_EQ(status.message(), "cannot save a checkpoint to " + options.saveDir +
+                                  ": " + file.string() + " is not a directory");
+  EXPECT_EQ(steps, 0);
+  EXPECT_EQ(fs::file_size(file), 8u);
+  fs::remove(file);
+}
 
 TEST_F(JobTest, LoadsIntoEveryLayout) {
   MinimizeOptions minimize;
