@@ -32,6 +32,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 
 using namespace mlir;
@@ -171,7 +174,7 @@ static cl::list<std::string> injectFaults(
     cl::Hidden, cl::cat(jobCategory));
 
 int openks::run::fail(const std::string &message) {
-  fmt::print(stderr, "openks-run: error: {}\n", message);
+  printTo(stderr, "openks-run: error: {}\n", message);
   return 1;
 }
 
@@ -402,19 +405,9 @@ static FailureOr<RunSettings> getRunSettings() {
   return settings;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
-  registerAllPasses();
-  cl::HideUnrelatedOptions({&runCategory, &jobCategory});
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "openks-run: train a program in one process, or as a parameter-server "
-      "job\n\n"
-      "Runs the initializers and --steps steps of a train.step that holds\n"
-      "its backward and optimizer ops, or of a forward-only step minimized\n"
-      "with --optimizer. With --pservers it transpiles the program and runs\n"
-      "every server and trainer as a thread; a module openks-opt has\n"
-      "transpiled runs as it is.\n");
+/// Loads the input and trains it as the parsed command line asks; returns
+/// the exit code.
+static int trainFromCommandLine() {
   FailureOr<RunSettings> settings = getRunSettings();
   if (failed(settings))
     return 1;
@@ -494,4 +487,34 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*job)))
     return fail("cannot transpile the program");
   return trainJob(*job, *step, *settings);
+}
+
+/// Flushes standard output, where the progress and the summary go, and
+/// returns an error if any write to it failed.
+static Status flushStandardOutput() {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout))
+    return Status::ok();
+  return Status::error(StatusCode::IOError, "cannot write standard output: {}",
+                       std::strerror(errno ? errno : EIO));
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAllPasses();
+  cl::HideUnrelatedOptions({&runCategory, &jobCategory});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "openks-run: train a program in one process, or as a parameter-server "
+      "job\n\n"
+      "Runs the initializers and --steps steps of a train.step that holds\n"
+      "its backward and optimizer ops, or of a forward-only step minimized\n"
+      "with --optimizer. With --pservers it transpiles the program and runs\n"
+      "every server and trainer as a thread; a module openks-opt has\n"
+      "transpiled runs as it is.\n");
+  int exitCode = trainFromCommandLine();
+  // A run whose progress or summary was lost (a full disk) has failed too.
+  if (Status written = flushStandardOutput(); !written.isOk())
+    return fail(written.message());
+  return exitCode;
 }
