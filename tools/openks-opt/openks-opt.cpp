@@ -7,10 +7,11 @@
 // An mlir-opt style driver that knows the `train`, `ps` and `paddle` dialects,
 // the upstream dialects a training compiler mixes in (func, arith, math,
 // tensor, linalg, scf), the OpenKS passes and pipelines, and the generic
-// MLIR transformations (canonicalize, cse, ...). Unlike stock mlir-opt it reads its input with a
-// size limit and checks the nesting of brackets first, so an endless input
-// or a pathologically deep one gets an error instead of exhausting memory
-// or the parser's stack.
+// MLIR transformations (canonicalize, cse, ...). Unlike stock mlir-opt it
+// reads its input with a size limit and checks the nesting of brackets
+// first, so an endless input or a pathologically deep one gets an error
+// instead of exhausting memory or the parser's stack, and a failed write of
+// its output is an error naming the file instead of an abort.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,8 @@
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Support/InputGuard.h"
+
+#include "ToolOutput.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,13 +30,11 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -43,9 +44,11 @@ static llvm::cl::opt<uint64_t>
                   llvm::cl::desc("Refuse inputs larger than this many bytes"),
                   llvm::cl::init(openks::kDefaultMaxInputBytes));
 
+static constexpr llvm::StringLiteral kToolName = "openks-opt";
+
 /// Prints `message` as the tool's error and returns failure.
 static LogicalResult fail(const llvm::Twine &message) {
-  llvm::errs() << "openks-opt: error: " << message << "\n";
+  llvm::errs() << kToolName << ": error: " << message << "\n";
   return failure();
 }
 
@@ -58,11 +61,11 @@ static LogicalResult run(const std::string &inputFilename,
     llvm::outs() << "Available Dialects: ";
     llvm::interleaveComma(registry.getDialectNames(), llvm::outs());
     llvm::outs() << "\n";
-    return success();
+    return openks::tools::checkWritten(llvm::outs(), "-", kToolName);
   }
   if (config.shouldListPasses()) {
     printRegisteredPasses();
-    return success();
+    return openks::tools::checkWritten(llvm::outs(), "-", kToolName);
   }
 
   openks::StatusOr<std::string> text =
@@ -74,18 +77,12 @@ static LogicalResult run(const std::string &inputFilename,
       !nesting.isOk())
     return fail(inputFilename + ": " + nesting.message());
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFilename, &errorMessage);
-  if (!output)
-    return fail(errorMessage);
-  if (failed(MlirOptMain(
-          output->os(),
-          llvm::MemoryBuffer::getMemBufferCopy(*text, inputFilename), registry,
-          config)))
-    return failure();
-  output->keep();
-  return success();
+  return openks::tools::writeOutputFile(
+      outputFilename, kToolName, [&](llvm::raw_ostream &os) {
+        return MlirOptMain(
+            os, llvm::MemoryBuffer::getMemBufferCopy(*text, inputFilename),
+            registry, config);
+      });
 }
 
 int main(int argc, char **argv) {

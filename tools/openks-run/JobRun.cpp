@@ -350,27 +350,29 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
 
   double seconds =
       std::chrono::duration<double>(Progress::Clock::now() - start).count();
-  fmt::print("trained {} steps on {} and {} ({}) in {:.2f} s: final loss "
-             "{:.6f}, {:.0f} samples/s\n",
-             settings.steps - startStep, countOf(trainers, "trainer"),
-             countOf((*run)->numServers(), "server"), describeMode(job.mode),
-             seconds, loss, totalRows / std::max(seconds, 1e-9));
+  printTo(stdout,
+          "trained {} steps on {} and {} ({}) in {:.2f} s: final loss "
+          "{:.6f}, {:.0f} samples/s\n",
+          settings.steps - startStep, countOf(trainers, "trainer"),
+          countOf((*run)->numServers(), "server"), describeMode(job.mode),
+          seconds, loss, totalRows / std::max(seconds, 1e-9));
   for (int index = 0; index < (*run)->numServers(); ++index) {
     const ParameterServer &server = (*run)->server(index).server();
     ParameterServer::Stats stats = server.stats();
-    fmt::print("  {}: received {}, sent {}{}\n", server.config().name,
-               formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
-               job.mode == SyncMode::Sync
-                   ? fmt::format(", {} steps applied", stats.steps)
-                   : std::string());
+    printTo(stdout, "  {}: received {}, sent {}{}\n", server.config().name,
+            formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
+            job.mode == SyncMode::Sync
+                ? fmt::format(", {} steps applied", stats.steps)
+                : std::string());
   }
   for (int index = 0; index < (*run)->numTrainers(); ++index) {
     const CommunicationStats &stats = (*run)->trainer(index).stats();
-    fmt::print("  trainer {}: {} steps, {} rows, pushed {}, pulled {}, {:.3f} "
-               "s at barriers\n",
-               index, (*run)->trainer(index).steps(), (*run)->rows(index),
-               formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
-               std::chrono::duration<double>(stats.barrierWait).count());
+    printTo(stdout,
+            "  trainer {}: {} steps, {} rows, pushed {}, pulled {}, {:.3f} "
+            "s at barriers\n",
+            index, (*run)->trainer(index).steps(), (*run)->rows(index),
+            formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
+            std::chrono::duration<double>(stats.barrierWait).count());
   }
   if (!verification)
     return 0;
@@ -378,6 +380,6 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
       "--verify: " + verification->describe(settings.steps - startStep);
   if (!verification->passed())
     return fail(verdict);
-  fmt::print("{}\n", verdict);
+  printTo(stdout, "{}\n", verdict);
   return 0;
 }

@@ -21,8 +21,7 @@ using namespace openks;
 using namespace openks::run;
 using namespace openks::runtime;
 
-int openks::run::trainLocally(train::StepOp step,
-                              const RunSettings &settings) {
+int openks::run::trainLocally(train::StepOp step, const RunSettings &settings) {
   PlanOptions options;
   options.maxBatch = settings.batchSize;
   options.runSeed = settings.seed;
@@ -90,8 +89,7 @@ int openks::run::trainLocally(train::StepOp step,
           std::chrono::duration<double>(stepEnd - stepStart).count();
       Status status = metrics->writeStep(
           index, loss, rows / std::max(seconds, 1e-9),
-          std::vector<std::optional<double>>(values.begin() + 1,
-                                             values.end()));
+          std::vector<std::optional<double>>(values.begin() + 1, values.end()));
       if (!status.isOk())
         return fail(status.message());
     }
@@ -114,9 +112,10 @@ int openks::run::trainLocally(train::StepOp step,
       return fail(status.message());
   double seconds =
       std::chrono::duration<double>(Progress::Clock::now() - start).count();
-  fmt::print("trained {} steps ({} samples, {} epochs) in {:.2f} s: final "
-             "loss {:.6f}\n",
-             settings.steps - startStep, totalRows, (*trainer)->epoch(),
-             seconds, loss);
+  printTo(stdout,
+          "trained {} steps ({} samples, {} epochs) in {:.2f} s: final "
+          "loss {:.6f}\n",
+          settings.steps - startStep, totalRows, (*trainer)->epoch(), seconds,
+          loss);
   return 0;
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Progress.h"
+#include "PrintTo.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,8 +16,7 @@ using namespace openks::run;
 
 Progress::Progress(int64_t totalSteps, int64_t logEvery)
     : totalSteps_(totalSteps),
-      every_(logEvery > 0 ? logEvery
-                          : std::max<int64_t>(1, totalSteps / 10)),
+      every_(logEvery > 0 ? logEvery : std::max<int64_t>(1, totalSteps / 10)),
       terminal_(isatty(fileno(stdout))) {}
 
 void Progress::step(int64_t step, double loss, int64_t rows,
@@ -26,13 +26,13 @@ void Progress::step(int64_t step, double loss, int64_t rows,
   if (!terminal_ && !last && step % every_ != 0)
     return;
   double seconds = std::chrono::duration<double>(when - windowStart_).count();
-  std::string line = fmt::format("step {}/{}  loss {:.6f}  {:.0f} samples/s",
-                                 step, totalSteps_, loss,
-                                 windowRows_ / std::max(seconds, 1e-9));
+  std::string line =
+      fmt::format("step {}/{}  loss {:.6f}  {:.0f} samples/s", step,
+                  totalSteps_, loss, windowRows_ / std::max(seconds, 1e-9));
   if (terminal_)
-    fmt::print("\r{}\x1b[K{}", line, last ? "\n" : "");
+    printTo(stdout, "\r{}\x1b[K{}", line, last ? "\n" : "");
   else
-    fmt::print("{}\n", line);
+    printTo(stdout, "{}\n", line);
   std::fflush(stdout);
   windowStart_ = when;
   windowRows_ = 0;

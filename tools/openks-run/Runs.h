@@ -13,6 +13,8 @@
 #ifndef OPENKS_TOOLS_OPENKS_RUN_RUNS_H
 #define OPENKS_TOOLS_OPENKS_RUN_RUNS_H
 
+#include "PrintTo.h"
+
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Fleet/LocalJob.h"
 

@@ -32,6 +32,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 
 using namespace mlir;
@@ -171,7 +174,7 @@ static cl::list<std::string> injectFaults(
     cl::Hidden, cl::cat(jobCategory));
 
 int openks::run::fail(const std::string &message) {
-  fmt::print(stderr, "openks-run: error: {}\n", message);
+  printTo(stderr, "openks-run: error: {}\n", message);
   return 1;
 }
 
@@ -226,14 +229,19 @@ static LogicalResult minimizeIfAsked(ModuleOp module, train::StepOp step) {
   step.walk([&](Operation *op) {
     hasOptimizer |= isa<train::OptimizerOpInterface, train::ParamGradOp>(op);
   });
-  if (hasOptimizer && !optimizerName.empty()) {
-    fail(fmt::format("step @{} already has its backward pass and optimizer; "
-                     "drop --optimizer",
-                     step.getSymName().str()));
-    return failure();
-  }
-  if (hasOptimizer)
+  if (hasOptimizer) {
+    // They would have nothing to minimize.
+    const cl::Option *minimizeOptions[] = {&optimizerName, &learningRate,
+                                           &optimizerOptions};
+    for (const cl::Option *option : minimizeOptions)
+      if (option->getNumOccurrences()) {
+        fail(fmt::format("step @{} already has its backward pass and "
+                         "optimizer; drop --{}",
+                         step.getSymName().str(), option->ArgStr.str()));
+        return failure();
+      }
     return success();
+  }
   if (optimizerName.empty()) {
     fail(fmt::format("step @{} has no optimizer ops; pass --optimizer to "
                      "minimize it first",
@@ -300,6 +308,17 @@ static LogicalResult getTranspileOptions(TranspileOptions &options) {
       lookupEnumName(options.splitMethod, "split-method", splitMethodName);
   if (failed(mode) || failed(splitMethod))
     return failure();
+  if (geoPushSteps.getNumOccurrences() && *mode != ps::Mode::Geo) {
+    fail(fmt::format("--geo-push-steps sets how often GEO pushes; this job "
+                     "is --mode {}",
+                     modeName.getValue()));
+    return failure();
+  }
+  if (minBlockSize.getNumOccurrences() && noSlice) {
+    fail("--min-block-size sizes the blocks of sliced variables; --no-slice "
+         "keeps every variable whole");
+    return failure();
+  }
   options.mode = *mode;
   options.splitMethod = *splitMethod;
   options.sliceVarUp = !noSlice;
@@ -310,9 +329,10 @@ static LogicalResult getTranspileOptions(TranspileOptions &options) {
 
 /// Refuses the options that shape a job when the input is one already.
 static LogicalResult checkNoJobOptions() {
-  const cl::Option *given[] = {&pservers,        &numTrainers,  &modeName,
-                               &splitMethodName, &minBlockSize, &noSlice,
-                               &geoPushSteps,    &optimizerName};
+  const cl::Option *given[] = {&pservers,         &numTrainers,   &modeName,
+                               &splitMethodName,  &minBlockSize,  &noSlice,
+                               &geoPushSteps,     &optimizerName, &learningRate,
+                               &optimizerOptions, &stepName};
   for (const cl::Option *option : given)
     if (option->getNumOccurrences()) {
       fail(fmt::format("{} is already transpiled; --{} has nothing to "
@@ -342,10 +362,30 @@ static LogicalResult checkFetchesLoss(train::StepOp step) {
   return failure();
 }
 
+/// Refuses an empty path, name or list: given empty, most of these options
+/// would silently mean "none" (nothing written, nothing loaded, no job).
+static LogicalResult checkNoEmptyValues() {
+  if (inputFilename.empty()) {
+    fail("the input file name is empty");
+    return failure();
+  }
+  const cl::opt<std::string> *options[] = {
+      &dataSpec,  &stepName,      &metricsOut, &saveDir,  &loadDir,
+      &paramsOut, &optimizerName, &pservers,   &modeName, &splitMethodName};
+  for (const cl::opt<std::string> *option : options)
+    if (option->getNumOccurrences() && option->empty()) {
+      fail(fmt::format("--{} is given an empty value", option->ArgStr.str()));
+      return failure();
+    }
+  return success();
+}
+
 static FailureOr<RunSettings> getRunSettings() {
+  if (failed(checkNoEmptyValues()))
+    return failure();
   if (numSteps < 1) {
-    fail(fmt::format("--steps must be at least 1, got {}",
-                     numSteps.getValue()));
+    fail(
+        fmt::format("--steps must be at least 1, got {}", numSteps.getValue()));
     return failure();
   }
   if (batchSize < 1) {
@@ -358,16 +398,28 @@ static FailureOr<RunSettings> getRunSettings() {
                      timeoutMs.getValue()));
     return failure();
   }
-  if (!(verifyTolerance >= 0) || std::isinf(verifyTolerance)) {
-    fail(fmt::format("--verify-tolerance must be a finite number >= 0, got "
-                     "{}",
-                     verifyTolerance.getValue()));
-    return failure();
+  if (verifyTolerance.getNumOccurrences()) {
+    if (!verify) {
+      fail("--verify-tolerance needs --verify");
+      return failure();
+    }
+    // 0 is the default's "by element type", never asked for.
+    if (!(verifyTolerance > 0) || std::isinf(verifyTolerance)) {
+      fail(fmt::format("--verify-tolerance must be a finite number > 0, got "
+                       "{}",
+                       verifyTolerance.getValue()));
+      return failure();
+    }
   }
-  if (saveEvery < 0 || (saveEvery.getNumOccurrences() && saveDir.empty())) {
-    fail(saveEvery < 0 ? fmt::format("--save-every must be at least 0, got {}",
-                                     saveEvery.getValue())
-                       : std::string("--save-every needs --save-dir"));
+  // Both default to 0, "by the steps"; given, a period is a number of steps.
+  for (cl::opt<int64_t> *period : {&logEvery, &saveEvery})
+    if (period->getNumOccurrences() && *period < 1) {
+      fail(fmt::format("--{} must be at least 1, got {}", period->ArgStr.str(),
+                       period->getValue()));
+      return failure();
+    }
+  if (saveEvery.getNumOccurrences() && saveDir.empty()) {
+    fail("--save-every needs --save-dir");
     return failure();
   }
   // Before training, not after it.
@@ -402,19 +454,9 @@ static FailureOr<RunSettings> getRunSettings() {
   return settings;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
-  registerAllPasses();
-  cl::HideUnrelatedOptions({&runCategory, &jobCategory});
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "openks-run: train a program in one process, or as a parameter-server "
-      "job\n\n"
-      "Runs the initializers and --steps steps of a train.step that holds\n"
-      "its backward and optimizer ops, or of a forward-only step minimized\n"
-      "with --optimizer. With --pservers it transpiles the program and runs\n"
-      "every server and trainer as a thread; a module openks-opt has\n"
-      "transpiled runs as it is.\n");
+/// Loads the input and trains it as the parsed command line asks; returns
+/// the exit code.
+static int trainFromCommandLine() {
   FailureOr<RunSettings> settings = getRunSettings();
   if (failed(settings))
     return 1;
@@ -494,4 +536,34 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*job)))
     return fail("cannot transpile the program");
   return trainJob(*job, *step, *settings);
+}
+
+/// Flushes standard output, where the progress and the summary go, and
+/// returns an error if any write to it failed.
+static Status flushStandardOutput() {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout))
+    return Status::ok();
+  return Status::error(StatusCode::IOError, "cannot write standard output: {}",
+                       std::strerror(errno ? errno : EIO));
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAllPasses();
+  cl::HideUnrelatedOptions({&runCategory, &jobCategory});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "openks-run: train a program in one process, or as a parameter-server "
+      "job\n\n"
+      "Runs the initializers and --steps steps of a train.step that holds\n"
+      "its backward and optimizer ops, or of a forward-only step minimized\n"
+      "with --optimizer. With --pservers it transpiles the program and runs\n"
+      "every server and trainer as a thread; a module openks-opt has\n"
+      "transpiled runs as it is.\n");
+  int exitCode = trainFromCommandLine();
+  // A run whose progress or summary was lost (a full disk) has failed too.
+  if (Status written = flushStandardOutput(); !written.isOk())
+    return fail(written.message());
+  return exitCode;
 }

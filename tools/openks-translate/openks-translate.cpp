@@ -8,29 +8,32 @@
 // and other formats: `--import-paddle-program` and
 // `--export-paddle-program` (PaddlePaddle ProgramDesc files). Like
 // openks-opt, it reads its input with a size limit, so an endless input
-// gets an error instead of exhausting memory.
+// gets an error instead of exhausting memory, and a failed write of its
+// output is an error naming the file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Interop/Paddle.h"
 #include "openks/Support/InputGuard.h"
 
+#include "ToolOutput.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 
+static constexpr llvm::StringLiteral kToolName = "openks-translate";
+
 /// Prints `message` as the tool's error and returns failure.
 static LogicalResult fail(const llvm::Twine &message) {
-  llvm::errs() << "openks-translate: error: " << message << "\n";
+  llvm::errs() << kToolName << ": error: " << message << "\n";
   return failure();
 }
 
@@ -43,23 +46,18 @@ static LogicalResult run(const Translation &translation,
       openks::readBoundedInput(inputFilename, maxInputBytes);
   if (!input)
     return fail(input.status().message());
-  std::string errorMessage;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFilename, &errorMessage);
-  if (!output)
-    return fail(errorMessage);
-
-  // The buffer refers to `input`, which outlives it: an input of a
-  // gigabyte is in memory once.
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(*input, inputFilename), llvm::SMLoc());
-  MLIRContext context;
-  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
-  if (failed(translation(sourceMgr, output->os(), &context)))
-    return failure();
-  output->keep();
-  return success();
+  return openks::tools::writeOutputFile(
+      outputFilename, kToolName, [&](llvm::raw_ostream &os) {
+        // The buffer refers to `input`, which outlives it: an input of a
+        // gigabyte is in memory once.
+        auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+        sourceMgr->AddNewSourceBuffer(
+            llvm::MemoryBuffer::getMemBuffer(*input, inputFilename),
+            llvm::SMLoc());
+        MLIRContext context;
+        SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+        return translation(sourceMgr, os, &context);
+      });
 }
 
 int main(int argc, char **argv) {

@@ -56,8 +56,8 @@ public:
   /// A log of `trainers` trainers that hands each complete step to
   /// `consumer`, from step `firstStep` on (after a resumed checkpoint's).
   StepLog(int trainers, Consumer consumer, int64_t firstStep = 1)
-      : trainers_(trainers), consumer_(std::move(consumer)),
-        lastStep_(trainers, -1), next_(firstStep) {}
+      : consumer_(std::move(consumer)), lastStep_(trainers, -1),
+        next_(firstStep) {}
 
   /// Records that `trainer` ran `step` (steps count from the first step,
   /// each trainer's in order) on `rows` rows and fetched `values`.
@@ -82,7 +82,6 @@ private:
   int expectedFor(int64_t step) const;
 
   std::mutex mutex_;
-  int trainers_;
   Consumer consumer_;
   /// For each trainer that has finished, its last step; -1 while it runs.
   std::vector<int64_t> lastStep_;

@@ -7,9 +7,14 @@
 // Optimizer updates, in place on the parameter and its state: sgd,
 // momentum, adam, adagrad, rmsprop, decayed_adagrad, ftrl and adamax, each
 // as Paddle's op of that name computes it. The learning rate and the beta
-// powers are rank-0 tensors of either float type; the scalar arithmetic on
-// them is done in double. Every update is element-wise, so a block of a
-// parameter updates exactly like the same rows of the whole parameter.
+// powers are rank-0 tensors of either float type. As in Paddle's kernels,
+// the attributes, the learning rate and the beta powers are rounded to the
+// parameter's element type T, and the arithmetic is done in T in Paddle's
+// order, so that roundings cancel where Paddle's do: in f32 adam, beta2
+// rounded to f32 is both the first beta2_pow and the 1 - beta2 of the
+// second moment, and the bias correction sqrt(1 - beta2_pow) undoes it.
+// Every update is element-wise, so a block of a parameter updates exactly
+// like the same rows of the whole parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,20 +102,27 @@ Status kernels::adam(Tensor &param, Tensor &moment1, Tensor &moment2,
                   {{"moment1", &moment1}, {"moment2", &moment2}}, lr, rate));
   OPENKS_RETURN_IF_ERROR(readScalar("adam", "beta1_pow", beta1Pow, beta1Power));
   OPENKS_RETURN_IF_ERROR(readScalar("adam", "beta2_pow", beta2Pow, beta2Power));
-  // The bias-corrected step size, as Paddle's adam op computes it.
-  double step = rate * std::sqrt(1 - beta2Power) / (1 - beta1Power);
+  double nextBeta1Power = 0, nextBeta2Power = 0;
   OPENKS_RETURN_IF_ERROR(dispatchFloat("adam", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
+    const T b1 = static_cast<T>(beta1), b2 = static_cast<T>(beta2);
+    const T eps = static_cast<T>(epsilon);
+    const T b1Power = static_cast<T>(beta1Power);
+    const T b2Power = static_cast<T>(beta2Power);
+    // The bias-corrected step size.
+    const T step =
+        static_cast<T>(rate) * (std::sqrt(1 - b2Power) / (1 - b1Power));
     auto g = flat<T>(grad);
     auto m1 = flat<T>(moment1);
     auto m2 = flat<T>(moment2);
-    m1 = static_cast<T>(beta1) * m1 + static_cast<T>(1 - beta1) * g;
-    m2 = static_cast<T>(beta2) * m2 + static_cast<T>(1 - beta2) * g.square();
-    flat<T>(param) -=
-        static_cast<T>(step) * m1 / (m2.sqrt() + static_cast<T>(epsilon));
+    m1 = b1 * m1 + (1 - b1) * g;
+    m2 = b2 * m2 + (1 - b2) * g * g;
+    flat<T>(param) -= step * (m1 / (m2.sqrt() + eps));
+    nextBeta1Power = b1 * b1Power;
+    nextBeta2Power = b2 * b2Power;
   }));
-  OPENKS_RETURN_IF_ERROR(writeScalar("adam", beta1Pow, beta1Power * beta1));
-  return writeScalar("adam", beta2Pow, beta2Power * beta2);
+  OPENKS_RETURN_IF_ERROR(writeScalar("adam", beta1Pow, nextBeta1Power));
+  return writeScalar("adam", beta2Pow, nextBeta2Power);
 }
 
 Status kernels::adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
@@ -142,12 +154,12 @@ static Status rmspropUpdate(const char *op, Tensor &param, Tensor &meanSquare,
     OPENKS_RETURN_IF_ERROR(checkLike(op, "mean_grad", *meanGrad, param));
   return dispatchFloat(op, param.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    const T rho = static_cast<T>(decay), rest = static_cast<T>(1 - decay);
+    const T rho = static_cast<T>(decay), rest = 1 - rho;
     const T eps = static_cast<T>(epsilon), mu = static_cast<T>(momentum);
     auto g = flat<T>(grad);
     auto ms = flat<T>(meanSquare);
     auto mom = flat<T>(moment);
-    ms = rho * ms + rest * g.square();
+    ms = rho * ms + rest * g * g;
     if (meanGrad) {
       auto mg = flat<T>(*meanGrad);
       mg = rho * mg + rest * g;
@@ -183,9 +195,10 @@ Status kernels::decayedAdagrad(Tensor &param, Tensor &moment,
                                      {{"moment", &moment}}, lr, rate));
   return dispatchFloat("decayed_adagrad", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
+    const T rho = static_cast<T>(decay), rest = 1 - rho;
     auto g = flat<T>(grad);
     auto m = flat<T>(moment);
-    m = static_cast<T>(decay) * m + static_cast<T>(1 - decay) * g.square();
+    m = rho * m + rest * g * g;
     flat<T>(param) -=
         static_cast<T>(rate) * g / (m.sqrt() + static_cast<T>(epsilon));
   });
@@ -231,16 +244,21 @@ Status kernels::adamax(Tensor &param, Tensor &moment, Tensor &infNorm,
                   {{"moment", &moment}, {"inf_norm", &infNorm}}, lr, rate));
   OPENKS_RETURN_IF_ERROR(
       readScalar("adamax", "beta1_pow", beta1Pow, beta1Power));
-  // The bias-corrected step size of Paddle's adamax op.
-  double step = rate / (1 - beta1Power);
+  double nextBeta1Power = 0;
   OPENKS_RETURN_IF_ERROR(dispatchFloat("adamax", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
+    const T b1 = static_cast<T>(beta1), b2 = static_cast<T>(beta2);
+    const T eps = static_cast<T>(epsilon);
+    const T b1Power = static_cast<T>(beta1Power);
+    // The bias-corrected step size.
+    const T step = static_cast<T>(rate) / (1 - b1Power);
     auto g = flat<T>(grad);
     auto m = flat<T>(moment);
     auto u = flat<T>(infNorm);
-    m = static_cast<T>(beta1) * m + static_cast<T>(1 - beta1) * g;
-    u = g.abs().max(static_cast<T>(beta2) * u + static_cast<T>(epsilon));
-    flat<T>(param) -= static_cast<T>(step) * (m / u);
+    m = b1 * m + (1 - b1) * g;
+    u = g.abs().max(b2 * u + eps);
+    flat<T>(param) -= step * (m / u);
+    nextBeta1Power = b1 * b1Power;
   }));
-  return writeScalar("adamax", beta1Pow, beta1Power * beta1);
+  return writeScalar("adamax", beta1Pow, nextBeta1Power);
 }

@@ -66,7 +66,6 @@ static FirstRow firstRowOf(Value value) {
 }
 
 std::optional<LogicalResult> PlanLowering::lowerModelOp(Operation *op) {
-  using namespace kernels;
   auto unary = [&](auto kernel, Value x, Value out) {
     return call(op, kernel, in(x), this->out(out));
   };
@@ -76,22 +75,26 @@ std::optional<LogicalResult> PlanLowering::lowerModelOp(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<LogicalResult>>(op)
       // Element-wise math.
       .Case([&](train::SubOp s) {
-        return call(op, sub, in(s.getX()), in(s.getY()), out(s.getOut()));
+        return call(op, kernels::sub, in(s.getX()), in(s.getY()),
+                    out(s.getOut()));
       })
       .Case([&](train::DivOp d) {
-        return call(op, div, in(d.getX()), in(d.getY()), out(d.getOut()));
+        return call(op, kernels::div, in(d.getX()), in(d.getY()),
+                    out(d.getOut()));
       })
       .Case([&](train::SubGradOp g) {
-        return call(op, subGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
-                    out(g.getDx()), out(g.getDy()));
+        return call(op, kernels::subGrad, in(g.getX()), in(g.getY()),
+                    in(g.getDout()), out(g.getDx()), out(g.getDy()));
       })
       .Case([&](train::DivGradOp g) {
-        return call(op, divGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
-                    out(g.getDx()), out(g.getDy()));
+        return call(op, kernels::divGrad, in(g.getX()), in(g.getY()),
+                    in(g.getDout()), out(g.getDx()), out(g.getDy()));
       })
-      .Case([&](train::AbsOp u) { return unary(abs, u.getX(), u.getOut()); })
+      .Case([&](train::AbsOp u) {
+        return unary(kernels::abs, u.getX(), u.getOut());
+      })
       .Case([&](train::SquareOp u) {
-        return unary(square, u.getX(), u.getOut());
+        return unary(kernels::square, u.getX(), u.getOut());
       })
       .Case([&](train::SqrtOp u) {
         return unary(kernels::sqrt, u.getX(), u.getOut());
@@ -103,105 +106,110 @@ std::optional<LogicalResult> PlanLowering::lowerModelOp(Operation *op) {
         return unary(kernels::log, u.getX(), u.getOut());
       })
       .Case([&](train::SoftsignOp u) {
-        return unary(softsign, u.getX(), u.getOut());
+        return unary(kernels::softsign, u.getX(), u.getOut());
       })
       .Case([&](train::AbsGradOp g) {
-        return unaryGrad(absGrad, g.getX(), g.getDout(), g.getDx());
+        return unaryGrad(kernels::absGrad, g.getX(), g.getDout(), g.getDx());
       })
       .Case([&](train::SquareGradOp g) {
-        return unaryGrad(squareGrad, g.getX(), g.getDout(), g.getDx());
+        return unaryGrad(kernels::squareGrad, g.getX(), g.getDout(), g.getDx());
       })
       .Case([&](train::SqrtGradOp g) {
-        return unaryGrad(sqrtGrad, g.getOut(), g.getDout(), g.getDx());
+        return unaryGrad(kernels::sqrtGrad, g.getOut(), g.getDout(), g.getDx());
       })
       .Case([&](train::ExpGradOp g) {
-        return unaryGrad(expGrad, g.getOut(), g.getDout(), g.getDx());
+        return unaryGrad(kernels::expGrad, g.getOut(), g.getDout(), g.getDx());
       })
       .Case([&](train::LogGradOp g) {
-        return unaryGrad(logGrad, g.getX(), g.getDout(), g.getDx());
+        return unaryGrad(kernels::logGrad, g.getX(), g.getDout(), g.getDx());
       })
       .Case([&](train::SoftsignGradOp g) {
-        return unaryGrad(softsignGrad, g.getX(), g.getDout(), g.getDx());
+        return unaryGrad(kernels::softsignGrad, g.getX(), g.getDout(),
+                         g.getDx());
       })
       // Norms and cosines.
       .Case([&](train::PNormOp n) {
-        return call(op, pNorm, in(n.getX()), int64_t(n.getP()),
+        return call(op, kernels::pNorm, in(n.getX()), int64_t(n.getP()),
                     int64_t(n.getAxis()), n.getKeepDims(), out(n.getOut()));
       })
       .Case([&](train::PNormGradOp g) {
-        return call(op, pNormGrad, in(g.getX()), in(g.getOut()),
+        return call(op, kernels::pNormGrad, in(g.getX()), in(g.getOut()),
                     in(g.getDout()), int64_t(g.getP()), int64_t(g.getAxis()),
                     g.getKeepDims(), g.getEpsilon().convertToDouble(),
                     out(g.getDx()));
       })
       .Case([&](train::CosSimOp c) {
-        return call(op, cosSim, in(c.getX()), in(c.getY()), out(c.getOut()));
+        return call(op, kernels::cosSim, in(c.getX()), in(c.getY()),
+                    out(c.getOut()));
       })
       .Case([&](train::CosSimGradOp g) {
-        return call(op, cosSimGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
-                    out(g.getDx()), out(g.getDy()));
+        return call(op, kernels::cosSimGrad, in(g.getX()), in(g.getY()),
+                    in(g.getDout()), out(g.getDx()), out(g.getDy()));
       })
       // Losses.
       .Case([&](train::SquareErrorOp l) {
-        return call(op, squareError, in(l.getInput()), in(l.getLabel()),
-                    out(l.getOut()));
+        return call(op, kernels::squareError, in(l.getInput()),
+                    in(l.getLabel()), out(l.getOut()));
       })
       .Case([&](train::SquareErrorGradOp g) {
-        return call(op, squareErrorGrad, in(g.getInput()), in(g.getLabel()),
-                    in(g.getDout()), out(g.getDinput()), out(g.getDlabel()));
+        return call(op, kernels::squareErrorGrad, in(g.getInput()),
+                    in(g.getLabel()), in(g.getDout()), out(g.getDinput()),
+                    out(g.getDlabel()));
       })
       .Case([&](train::MarginLossOp l) {
-        return call(op, marginLoss, in(l.getPos()), in(l.getNeg()),
+        return call(op, kernels::marginLoss, in(l.getPos()), in(l.getNeg()),
                     l.getMargin().convertToDouble(), out(l.getOut()));
       })
       .Case([&](train::MarginLossGradOp g) {
-        return call(op, marginLossGrad, in(g.getPos()), in(g.getNeg()),
+        return call(op, kernels::marginLossGrad, in(g.getPos()), in(g.getNeg()),
                     in(g.getDout()), g.getMargin().convertToDouble(),
                     out(g.getDpos()), out(g.getDneg()));
       })
       // Pooling.
       .Case([&](train::SequencePoolOp p) {
-        return call(op, sequencePool, in(p.getX()), in(p.getLengths()),
+        return call(op, kernels::sequencePool, in(p.getX()), in(p.getLengths()),
                     getPoolType(p.getPooltype()), out(p.getOut()));
       })
       .Case([&](train::SequencePoolGradOp g) {
-        return call(op, sequencePoolGrad, in(g.getX()), in(g.getLengths()),
-                    in(g.getDout()), getPoolType(g.getPooltype()),
-                    out(g.getDx()));
+        return call(op, kernels::sequencePoolGrad, in(g.getX()),
+                    in(g.getLengths()), in(g.getDout()),
+                    getPoolType(g.getPooltype()), out(g.getDx()));
       })
       .Case([&](train::EmbeddingPoolOp p) {
-        return call(op, embeddingPool, in(p.getTable()), in(p.getIds()),
-                    in(p.getLengths()), getPoolType(p.getPooltype()),
+        return call(op, kernels::embeddingPool, in(p.getTable()),
+                    in(p.getIds()), in(p.getLengths()),
+                    getPoolType(p.getPooltype()),
                     getPaddingIdx(p.getPaddingIdx()), out(p.getOut()));
       })
       .Case([&](train::EmbeddingPoolGradOp g) {
-        return call(op, embeddingPoolGrad, in(g.getIds()), in(g.getLengths()),
-                    in(g.getDout()), getShape(g.getDtable().getType()),
+        return call(op, kernels::embeddingPoolGrad, in(g.getIds()),
+                    in(g.getLengths()), in(g.getDout()),
+                    getShape(g.getDtable().getType()),
                     getPoolType(g.getPooltype()),
                     getPaddingIdx(g.getPaddingIdx()), out(g.getDtable()));
       })
       // Sampling.
       .Case([&](train::DropoutOp d) {
         if (!d.getIsTest())
-          return call(op, dropout, in(d.getX()), in(d.getStep()),
+          return call(op, kernels::dropout, in(d.getX()), in(d.getStep()),
                       firstRowOf(d.getX()), getDropoutMask(d), out(d.getOut()));
         double keep = d.getUpscaleInTrain()
                           ? 1.0
                           : 1 - d.getDropoutProb().convertToDouble();
-        return call(op, scale, in(d.getX()), keep, out(d.getOut()));
+        return call(op, kernels::scale, in(d.getX()), keep, out(d.getOut()));
       })
       .Case([&](train::DropoutGradOp g) {
-        return call(op, dropoutGrad, in(g.getDout()), in(g.getStep()),
+        return call(op, kernels::dropoutGrad, in(g.getDout()), in(g.getStep()),
                     firstRowOf(g.getDout()), getDropoutMask(g), out(g.getDx()));
       })
       .Case([&](train::NceOp n) {
-        return call(op, nce, in(n.getInput()), in(n.getLabels()),
+        return call(op, kernels::nce, in(n.getInput()), in(n.getLabels()),
                     in(n.getWeight()), in(n.getBias()), in(n.getStep()),
                     firstRowOf(n.getInput()), getNceSampling(n),
                     out(n.getCost()));
       })
       .Case([&](train::NceGradOp g) {
-        return call(op, nceGrad, in(g.getInput()), in(g.getLabels()),
+        return call(op, kernels::nceGrad, in(g.getInput()), in(g.getLabels()),
                     in(g.getWeight()), in(g.getBias()), in(g.getStep()),
                     firstRowOf(g.getInput()), in(g.getDcost()),
                     getNceSampling(g), out(g.getDinput()), out(g.getDweight()),

@@ -34,21 +34,22 @@ LogicalResult PlanLowering::lowerOptimizer(train::OptimizerOpInterface op) {
     state.push_back(*parameter);
   }
   In grad = in(op.getGrad()), lr = in(op.getLr());
-  using namespace kernels;
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](train::SgdOp) { return call(op, sgd, state[0], grad, lr); })
+      .Case([&](train::SgdOp) {
+        return call(op, kernels::sgd, state[0], grad, lr);
+      })
       .Case([&](train::MomentumOp o) {
-        return call(op, momentum, state[0], state[1], grad, lr,
+        return call(op, kernels::momentum, state[0], state[1], grad, lr,
                     o.getMu().convertToDouble(), o.getNesterov());
       })
       .Case([&](train::AdamOp o) {
-        return call(op, adam, state[0], state[1], state[2], state[3], state[4],
-                    grad, lr, o.getBeta1().convertToDouble(),
+        return call(op, kernels::adam, state[0], state[1], state[2], state[3],
+                    state[4], grad, lr, o.getBeta1().convertToDouble(),
                     o.getBeta2().convertToDouble(),
                     o.getEpsilon().convertToDouble());
       })
       .Case([&](train::AdagradOp o) {
-        return call(op, adagrad, state[0], state[1], grad, lr,
+        return call(op, kernels::adagrad, state[0], state[1], grad, lr,
                     o.getEpsilon().convertToDouble());
       })
       .Case([&](train::RmspropOp o) {
@@ -56,24 +57,24 @@ LogicalResult PlanLowering::lowerOptimizer(train::OptimizerOpInterface op) {
         double epsilon = o.getEpsilon().convertToDouble();
         double momentum = o.getMomentum().convertToDouble();
         if (o.getMeanGrad())
-          return call(op, centeredRmsprop, state[0], state[1], state[2],
-                      state[3], grad, lr, decay, epsilon, momentum);
-        return call(op, rmsprop, state[0], state[1], state[2], grad, lr, decay,
-                    epsilon, momentum);
+          return call(op, kernels::centeredRmsprop, state[0], state[1],
+                      state[2], state[3], grad, lr, decay, epsilon, momentum);
+        return call(op, kernels::rmsprop, state[0], state[1], state[2], grad,
+                    lr, decay, epsilon, momentum);
       })
       .Case([&](train::DecayedAdagradOp o) {
-        return call(op, decayedAdagrad, state[0], state[1], grad, lr,
+        return call(op, kernels::decayedAdagrad, state[0], state[1], grad, lr,
                     o.getDecay().convertToDouble(),
                     o.getEpsilon().convertToDouble());
       })
       .Case([&](train::FtrlOp o) {
-        return call(op, ftrl, state[0], state[1], state[2], grad, lr,
+        return call(op, kernels::ftrl, state[0], state[1], state[2], grad, lr,
                     o.getL1().convertToDouble(), o.getL2().convertToDouble(),
                     o.getLrPower().convertToDouble());
       })
       .Case([&](train::AdamaxOp o) {
-        return call(op, adamax, state[0], state[1], state[2], state[3], grad,
-                    lr, o.getBeta1().convertToDouble(),
+        return call(op, kernels::adamax, state[0], state[1], state[2], state[3],
+                    grad, lr, o.getBeta1().convertToDouble(),
                     o.getBeta2().convertToDouble(),
                     o.getEpsilon().convertToDouble());
       })

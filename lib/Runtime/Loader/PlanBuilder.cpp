@@ -207,7 +207,6 @@ template <typename T> static std::vector<T> vectorOf(ArrayRef<T> values) {
 }
 
 LogicalResult PlanLowering::lower(Operation *op) {
-  using namespace kernels;
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](train::ReadOp read) { return lowerRead(read); })
       .Case([&](train::WriteOp write) -> LogicalResult {
@@ -227,55 +226,58 @@ LogicalResult PlanLowering::lower(Operation *op) {
       // Gradient slots only carry information between passes.
       .Case([&](train::ParamGradOp) { return success(); })
       .Case([&](train::ScaleOp s) {
-        return call(op, scale, in(s.getX()), toDouble(s.getFactor()),
+        return call(op, kernels::scale, in(s.getX()), toDouble(s.getFactor()),
                     out(s.getOut()));
       })
       .Case([&](train::MatmulOp m) {
-        return call(op, matmul, in(m.getA()), in(m.getB()), out(m.getOut()));
+        return call(op, kernels::matmul, in(m.getA()), in(m.getB()),
+                    out(m.getOut()));
       })
       .Case([&](train::AddOp a) {
-        return call(op, add, in(a.getX()), in(a.getY()), out(a.getOut()));
+        return call(op, kernels::add, in(a.getX()), in(a.getY()),
+                    out(a.getOut()));
       })
       .Case([&](train::MulOp m) {
-        return call(op, mul, in(m.getX()), in(m.getY()), out(m.getOut()));
+        return call(op, kernels::mul, in(m.getX()), in(m.getY()),
+                    out(m.getOut()));
       })
       .Case([&](train::ReluOp u) {
-        return call(op, relu, in(u.getX()), out(u.getOut()));
+        return call(op, kernels::relu, in(u.getX()), out(u.getOut()));
       })
       .Case([&](train::SigmoidOp u) {
-        return call(op, sigmoid, in(u.getX()), out(u.getOut()));
+        return call(op, kernels::sigmoid, in(u.getX()), out(u.getOut()));
       })
       .Case([&](train::TanhOp u) {
         return call(op, kernels::tanh, in(u.getX()), out(u.getOut()));
       })
       .Case([&](train::SoftmaxOp u) {
-        return call(op, softmax, in(u.getX()), out(u.getOut()));
+        return call(op, kernels::softmax, in(u.getX()), out(u.getOut()));
       })
       .Case([&](train::SoftmaxCrossEntropyOp l) {
-        return call(op, softmaxCrossEntropy, in(l.getLogits()),
+        return call(op, kernels::softmaxCrossEntropy, in(l.getLogits()),
                     in(l.getLabels()), out(l.getOut()));
       })
       .Case([&](train::SigmoidCrossEntropyOp l) {
-        return call(op, sigmoidCrossEntropy, in(l.getLogits()),
+        return call(op, kernels::sigmoidCrossEntropy, in(l.getLogits()),
                     in(l.getLabels()), out(l.getOut()));
       })
       .Case([&](train::MeanOp m) {
-        return call(op, mean, in(m.getX()), out(m.getOut()));
+        return call(op, kernels::mean, in(m.getX()), out(m.getOut()));
       })
       .Case([&](train::ReduceSumOp s) {
-        return call(op, reduceSum, in(s.getX()), vectorOf(s.getDims()),
+        return call(op, kernels::reduceSum, in(s.getX()), vectorOf(s.getDims()),
                     s.getKeepDims(), out(s.getOut()));
       })
       .Case([&](train::ReshapeOp s) {
-        return call(op, reshape, in(s.getX()), getShape(s.getOut().getType()),
-                    out(s.getOut()));
+        return call(op, kernels::reshape, in(s.getX()),
+                    getShape(s.getOut().getType()), out(s.getOut()));
       })
       .Case([&](train::ConcatOp c) {
-        return call(op, concat, in(c.getInputs()), c.getAxis(),
+        return call(op, kernels::concat, in(c.getInputs()), c.getAxis(),
                     out(c.getOut()));
       })
       .Case([&](train::EmbeddingOp e) {
-        return call(op, embedding, in(e.getTable()), in(e.getIds()),
+        return call(op, kernels::embedding, in(e.getTable()), in(e.getIds()),
                     optionalIndex(e.getPaddingIdx()), out(e.getOut()));
       })
       // A gradient nothing reads (that of the fed batch) is not computed.
@@ -283,97 +285,97 @@ LogicalResult PlanLowering::lower(Operation *op) {
         auto maybeOut = [&](Value value) {
           return value.use_empty() ? MaybeOut{} : MaybeOut{out(value).slot};
         };
-        return call(op, matmulGrad, in(g.getA()), in(g.getB()), in(g.getDout()),
-                    maybeOut(g.getDa()), maybeOut(g.getDb()));
+        return call(op, kernels::matmulGrad, in(g.getA()), in(g.getB()),
+                    in(g.getDout()), maybeOut(g.getDa()), maybeOut(g.getDb()));
       })
       .Case([&](train::AddGradOp g) {
-        return call(op, addGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
-                    out(g.getDx()), out(g.getDy()));
+        return call(op, kernels::addGrad, in(g.getX()), in(g.getY()),
+                    in(g.getDout()), out(g.getDx()), out(g.getDy()));
       })
       .Case([&](train::MulGradOp g) {
-        return call(op, mulGrad, in(g.getX()), in(g.getY()), in(g.getDout()),
-                    out(g.getDx()), out(g.getDy()));
+        return call(op, kernels::mulGrad, in(g.getX()), in(g.getY()),
+                    in(g.getDout()), out(g.getDx()), out(g.getDy()));
       })
       .Case([&](train::ReluGradOp g) {
-        return call(op, reluGrad, in(g.getOut()), in(g.getDout()),
+        return call(op, kernels::reluGrad, in(g.getOut()), in(g.getDout()),
                     out(g.getDx()));
       })
       .Case([&](train::SigmoidGradOp g) {
-        return call(op, sigmoidGrad, in(g.getOut()), in(g.getDout()),
+        return call(op, kernels::sigmoidGrad, in(g.getOut()), in(g.getDout()),
                     out(g.getDx()));
       })
       .Case([&](train::TanhGradOp g) {
-        return call(op, tanhGrad, in(g.getOut()), in(g.getDout()),
+        return call(op, kernels::tanhGrad, in(g.getOut()), in(g.getDout()),
                     out(g.getDx()));
       })
       .Case([&](train::SoftmaxGradOp g) {
-        return call(op, softmaxGrad, in(g.getOut()), in(g.getDout()),
+        return call(op, kernels::softmaxGrad, in(g.getOut()), in(g.getDout()),
                     out(g.getDx()));
       })
       .Case([&](train::SoftmaxCrossEntropyGradOp g) {
-        return call(op, softmaxCrossEntropyGrad, in(g.getLogits()),
+        return call(op, kernels::softmaxCrossEntropyGrad, in(g.getLogits()),
                     in(g.getLabels()), in(g.getDloss()), out(g.getDlogits()));
       })
       .Case([&](train::SigmoidCrossEntropyGradOp g) {
-        return call(op, sigmoidCrossEntropyGrad, in(g.getLogits()),
+        return call(op, kernels::sigmoidCrossEntropyGrad, in(g.getLogits()),
                     in(g.getLabels()), in(g.getDloss()), out(g.getDlogits()));
       })
       .Case([&](train::MeanGradOp g) {
-        return call(op, meanGrad, in(g.getX()), in(g.getDout()),
+        return call(op, kernels::meanGrad, in(g.getX()), in(g.getDout()),
                     out(g.getDx()));
       })
       .Case([&](train::ReduceSumGradOp g) {
-        return call(op, reduceSumGrad, in(g.getX()), in(g.getDout()),
+        return call(op, kernels::reduceSumGrad, in(g.getX()), in(g.getDout()),
                     vectorOf(g.getDims()), g.getKeepDims(), out(g.getDx()));
       })
       .Case([&](train::ReshapeGradOp g) {
-        return call(op, reshapeGrad, in(g.getX()), in(g.getDout()),
+        return call(op, kernels::reshapeGrad, in(g.getX()), in(g.getDout()),
                     out(g.getDx()));
       })
       .Case([&](train::ConcatGradOp g) {
-        return call(op, concatGrad, in(g.getInputs()), in(g.getDout()),
+        return call(op, kernels::concatGrad, in(g.getInputs()), in(g.getDout()),
                     g.getAxis(), out(g.getDinputs()));
       })
       .Case([&](train::EmbeddingGradOp g) {
-        return call(op, embeddingGrad, in(g.getIds()), in(g.getDout()),
+        return call(op, kernels::embeddingGrad, in(g.getIds()), in(g.getDout()),
                     getShape(g.getDtable().getType()),
                     optionalIndex(g.getPaddingIdx()), out(g.getDtable()));
       })
       .Case([&](train::OptimizerOpInterface o) { return lowerOptimizer(o); })
       .Case([&](train::ClipByGlobalNormOp c) {
-        return call(op, clipByGlobalNorm, in(c.getGrads()),
+        return call(op, kernels::clipByGlobalNorm, in(c.getGrads()),
                     toDouble(c.getMaxNorm()), out(c.getClipped()));
       })
       .Case([&](train::ClipByNormOp c) {
-        return call(op, clipByNorm, in(c.getX()), toDouble(c.getMaxNorm()),
-                    out(c.getOut()));
+        return call(op, kernels::clipByNorm, in(c.getX()),
+                    toDouble(c.getMaxNorm()), out(c.getOut()));
       })
       .Case([&](train::ClipOp c) {
-        return call(op, clip, in(c.getX()), toDouble(c.getMin()),
+        return call(op, kernels::clip, in(c.getX()), toDouble(c.getMin()),
                     toDouble(c.getMax()), out(c.getOut()));
       })
       .Case([&](train::SignOp s) {
         return call(op, kernels::sign, in(s.getX()), out(s.getOut()));
       })
       .Case([&](train::IncrementOp i) {
-        return call(op, increment, in(i.getX()), out(i.getOut()));
+        return call(op, kernels::increment, in(i.getX()), out(i.getOut()));
       })
       .Case([&](train::ExponentialDecayOp d) {
-        return call(op, exponentialDecay, in(d.getStep()),
+        return call(op, kernels::exponentialDecay, in(d.getStep()),
                     toDouble(d.getLearningRate()), toDouble(d.getDecayRate()),
                     d.getDecaySteps(), d.getStaircase(), out(d.getLr()));
       })
       .Case([&](train::PiecewiseDecayOp d) {
-        return call(op, piecewiseDecay, in(d.getStep()),
+        return call(op, kernels::piecewiseDecay, in(d.getStep()),
                     vectorOf(d.getBoundaries()), vectorOf(d.getValues()),
                     out(d.getLr()));
       })
       .Case([&](ps::SplitOp s) {
-        return call(op, splitRows, in(s.getInput()), vectorOf(s.getSections()),
-                    out(s.getOutputs()));
+        return call(op, kernels::splitRows, in(s.getInput()),
+                    vectorOf(s.getSections()), out(s.getOutputs()));
       })
       .Case([&](ps::ConcatOp c) {
-        return call(op, concat, in(c.getInputs()), int64_t(0),
+        return call(op, kernels::concat, in(c.getInputs()), int64_t(0),
                     out(c.getOutput()));
       })
       .Case<ps::SendOp, ps::RecvOp, ps::SendBarrierOp, ps::FetchBarrierOp,

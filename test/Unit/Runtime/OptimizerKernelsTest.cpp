@@ -6,9 +6,11 @@
 //
 // Runs each optimizer for a few steps on random gradients, in f32 and f64,
 // next to the per-element formulas written out in doubles, and compares the
-// parameter and the optimizer state after every step. Checks the clipping
-// and sign kernels that prepare gradients against the same kind of naive
-// references.
+// parameter and the optimizer state after every step. The f32 optimizers
+// whose rounding Paddle's f32 kernels cancel (adam, adamax, rmsprop,
+// decayed_adagrad) are also compared, to the ulp, with those kernels'
+// arithmetic written out in floats. Checks the clipping and sign kernels
+// that prepare gradients against the same kind of naive references.
 //
 //===----------------------------------------------------------------------===//
 
@@ -401,6 +403,163 @@ TYPED_TEST(OptimizerKernelsTest, BadOperandsAreErrorsAndLeaveTheParameter) {
   EXPECT_EQ(kernels::sign(ints, ints).message(),
             "sign: expected an f32 or f64 tensor, got i64");
   this->expectNear(param, before, "param");
+}
+
+/// Expects every element of the f32 tensor `actual` within one ulp of
+/// `expected`.
+static void expectWithinUlp(const Tensor &actual,
+                            const std::vector<float> &expected,
+                            const char *what) {
+  ASSERT_EQ(actual.numel(), static_cast<int64_t>(expected.size())) << what;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    float value = actual.data<float>()[i];
+    float ulp =
+        std::nextafter(std::abs(expected[i]), INFINITY) - std::abs(expected[i]);
+    EXPECT_LE(std::abs(value - expected[i]), ulp)
+        << what << ", element " << i << ": " << value << " against "
+        << expected[i];
+  }
+}
+
+/// Returns an f32 tensor of `values`.
+static Tensor f32Tensor(const Shape &shape, const std::vector<float> &values) {
+  Tensor tensor(DType::F32, shape);
+  std::copy(values.begin(), values.end(), tensor.data<float>());
+  return tensor;
+}
+
+/// Gradients of several magnitudes and both signs.
+static const std::vector<float> kGradients = {0.5f,  -1.25f, 3e-3f,
+                                              -7.0f, 0.0f,   2e-6f};
+
+TEST(OptimizerKernelsF32Test, AdamStepMatchesPaddlesF32Kernel) {
+  // Parameters start at 0, so that the step is the parameter and a relative
+  // error of the step shows in full.
+  const Shape shape{6};
+  const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8, rate = 1e-3;
+  Tensor param(DType::F32, shape), moment1(DType::F32, shape),
+      moment2(DType::F32, shape);
+  // openks-append-optimizer starts the f32 beta powers at the attributes.
+  Tensor beta1Pow = f32Tensor(Shape{}, {static_cast<float>(beta1)});
+  Tensor beta2Pow = f32Tensor(Shape{}, {static_cast<float>(beta2)});
+  Tensor lr = f32Tensor(Shape{}, {static_cast<float>(rate)});
+
+  // Paddle's f32 adam kernel: attributes cast to float, all in float.
+  const float b1 = static_cast<float>(beta1), b2 = static_cast<float>(beta2);
+  const float eps = static_cast<float>(epsilon);
+  float b1p = b1, b2p = b2;
+  std::vector<float> p(shape[0], 0.0f), m1(shape[0], 0.0f), m2(shape[0], 0.0f);
+  for (int step = 0; step < kSteps; ++step) {
+    SCOPED_TRACE(step);
+    std::vector<float> g = kGradients;
+    for (float &value : g)
+      value *= static_cast<float>(step + 1);
+    ASSERT_TRUE(kernels::adam(param, moment1, moment2, beta1Pow, beta2Pow,
+                              f32Tensor(shape, g), lr, beta1, beta2, epsilon)
+                    .isOk());
+    float stepSize = static_cast<float>(rate);
+    stepSize *= std::sqrt(1 - b2p) / (1 - b1p);
+    for (size_t i = 0; i < p.size(); ++i) {
+      m1[i] = b1 * m1[i] + (1 - b1) * g[i];
+      m2[i] = b2 * m2[i] + (1 - b2) * g[i] * g[i];
+      p[i] = p[i] - stepSize * (m1[i] / (std::sqrt(m2[i]) + eps));
+    }
+    b1p = b1 * b1p;
+    b2p = b2 * b2p;
+    expectWithinUlp(moment1, m1, "moment1");
+    expectWithinUlp(moment2, m2, "moment2");
+    expectWithinUlp(param, p, "param");
+    expectWithinUlp(beta1Pow, {b1p}, "beta1_pow");
+    expectWithinUlp(beta2Pow, {b2p}, "beta2_pow");
+    if (step == 0) {
+      // Paddle's first step is lr for every gradient well above epsilon:
+      // the f32 roundings of beta2 in the moment and in the bias
+      // correction cancel. Taking 1 - beta2 from the f64 attribute but
+      // beta2_pow from the f32 state made it 6.4e-6 (relative) too small.
+      EXPECT_NEAR(param.data<float>()[0], -rate, rate * 1e-6);
+      double mixed = rate * std::sqrt(1 - static_cast<double>(b2)) /
+                     (1 - static_cast<double>(b1)) *
+                     static_cast<float>(1 - beta1) /
+                     std::sqrt(static_cast<float>(1 - beta2));
+      EXPECT_GT(std::abs(mixed / rate - 1), 6e-6);
+    }
+  }
+}
+
+TEST(OptimizerKernelsF32Test, AdamaxStepMatchesPaddlesF32Kernel) {
+  const Shape shape{6};
+  const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8, rate = 1e-3;
+  Tensor param(DType::F32, shape), moment(DType::F32, shape),
+      infNorm(DType::F32, shape);
+  Tensor beta1Pow = f32Tensor(Shape{}, {static_cast<float>(beta1)});
+  Tensor lr = f32Tensor(Shape{}, {static_cast<float>(rate)});
+
+  // Paddle's f32 adamax kernel, with the beta1_pow update of its scale op.
+  const float b1 = static_cast<float>(beta1), b2 = static_cast<float>(beta2);
+  const float eps = static_cast<float>(epsilon);
+  float b1p = b1;
+  std::vector<float> p(shape[0], 0.0f), m(shape[0], 0.0f), u(shape[0], 0.0f);
+  for (int step = 0; step < kSteps; ++step) {
+    SCOPED_TRACE(step);
+    std::vector<float> g = kGradients;
+    for (float &value : g)
+      value *= static_cast<float>(step + 1);
+    ASSERT_TRUE(kernels::adamax(param, moment, infNorm, beta1Pow,
+                                f32Tensor(shape, g), lr, beta1, beta2, epsilon)
+                    .isOk());
+    float stepSize = static_cast<float>(rate) / (1 - b1p);
+    for (size_t i = 0; i < p.size(); ++i) {
+      m[i] = b1 * m[i] + (1 - b1) * g[i];
+      u[i] = std::max(std::abs(g[i]), b2 * u[i] + eps);
+      p[i] = p[i] - stepSize * (m[i] / u[i]);
+    }
+    b1p = b1 * b1p;
+    expectWithinUlp(moment, m, "moment");
+    expectWithinUlp(infNorm, u, "inf_norm");
+    expectWithinUlp(param, p, "param");
+    expectWithinUlp(beta1Pow, {b1p}, "beta1_pow");
+  }
+}
+
+TEST(OptimizerKernelsF32Test, RmspropAndDecayedAdagradMatchPaddlesF32Kernels) {
+  const Shape shape{6};
+  const double decay = 0.95, epsilon = 1e-6, mu = 0.5, rate = 1e-2;
+  Tensor param(DType::F32, shape), meanSquare(DType::F32, shape),
+      moment(DType::F32, shape), squares(DType::F32, shape),
+      adagradParam(DType::F32, shape);
+  Tensor lr = f32Tensor(Shape{}, {static_cast<float>(rate)});
+
+  // Paddle's f32 kernels compute 1 - rho in float.
+  const float rho = static_cast<float>(decay),
+              eps = static_cast<float>(epsilon);
+  const float momentum = static_cast<float>(mu), r = static_cast<float>(rate);
+  std::vector<float> p(shape[0], 0.0f), ms(shape[0], 0.0f), mom(shape[0], 0.0f),
+      sq(shape[0], 0.0f), ap(shape[0], 0.0f);
+  for (int step = 0; step < kSteps; ++step) {
+    SCOPED_TRACE(step);
+    std::vector<float> g = kGradients;
+    for (float &value : g)
+      value *= static_cast<float>(step + 1);
+    Tensor grad = f32Tensor(shape, g);
+    ASSERT_TRUE(kernels::rmsprop(param, meanSquare, moment, grad, lr, decay,
+                                 epsilon, mu)
+                    .isOk());
+    ASSERT_TRUE(
+        kernels::decayedAdagrad(adagradParam, squares, grad, lr, decay, epsilon)
+            .isOk());
+    for (size_t i = 0; i < p.size(); ++i) {
+      ms[i] = rho * ms[i] + (1 - rho) * g[i] * g[i];
+      mom[i] = momentum * mom[i] + r * g[i] / std::sqrt(ms[i] + eps);
+      p[i] = p[i] - mom[i];
+      sq[i] = rho * sq[i] + (1 - rho) * g[i] * g[i];
+      ap[i] = ap[i] - r * g[i] / (std::sqrt(sq[i]) + eps);
+    }
+    expectWithinUlp(meanSquare, ms, "rmsprop mean_square");
+    expectWithinUlp(moment, mom, "rmsprop moment");
+    expectWithinUlp(param, p, "rmsprop param");
+    expectWithinUlp(squares, sq, "decayed_adagrad moment");
+    expectWithinUlp(adagradParam, ap, "decayed_adagrad param");
+  }
 }
 
 TEST(OptimizerKernelsMixedTest, LearningRateMayHaveTheOtherFloatType) {

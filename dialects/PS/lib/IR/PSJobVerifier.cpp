@@ -30,6 +30,9 @@ namespace {
 
 /// The communication ops of one step, in program order.
 struct StepTraffic {
+  /// Starts the traffic of `step`, which plays `role`, with no ops.
+  StepTraffic(train::StepOp step, StringRef role) : step(step), role(role) {}
+
   train::StepOp step;
   /// "main", "startup" or "geo_push".
   StringRef role;
@@ -132,10 +135,10 @@ LogicalResult JobVerifier::verifyServers() {
 
 LogicalResult JobVerifier::collectTraffic(WorkerSteps steps) {
   llvm::DenseMap<Operation *, StepTraffic *> byStep;
-  traffic.push_back({steps.main, "main"});
-  traffic.push_back({steps.startup, "startup"});
+  traffic.emplace_back(steps.main, "main");
+  traffic.emplace_back(steps.startup, "startup");
   if (steps.geoPush)
-    traffic.push_back({steps.geoPush, "geo_push"});
+    traffic.emplace_back(steps.geoPush, "geo_push");
   for (StepTraffic &step : traffic)
     byStep[step.step] = &step;
 
