@@ -206,8 +206,13 @@ writeCheckpointFiles(const std::string &temporary,
   std::string manifest =
       fmt::format("{}\t{}\nstep\t{}\nmode\t{}\n", kManifestMagic,
                   kCheckpointFormatVersion, step, mode);
-  for (const std::string &name :
-       selected.empty() ? variables.order : selected) {
+  // By name, unless the caller chose: so a checkpoint is the same bytes
+  // whatever layout of servers saved it.
+  std::vector<std::string> names = selected;
+  if (names.empty())
+    for (const auto &[name, holders] : variables.holders)
+      names.push_back(name);
+  for (const std::string &name : names) {
     OPENKS_RETURN_IF_ERROR(checkFileName(name));
     StatusOr<Tensor> value = gatherVariable(name, variables.holders[name]);
     if (!value)

@@ -17,11 +17,13 @@
 //   ...
 //   manifest-crc32c<TAB>5e6f7a8b
 //
-// one line per variable: its name (also its file's), element type, dims,
-// file size in bytes and the file's CRC-32C in hex; the last line checks the
-// lines before it. Variables are gathered from the stores by their origin
-// (Parameter::origin) and row offset, so a checkpoint saved from any layout
-// loads into any other: the loader fills each block with its rows.
+// one line per variable, in name order: its name (also its file's),
+// element type, dims, file size in bytes and the file's CRC-32C in hex; the
+// last line checks the lines before it. Variables are gathered from the
+// stores by their origin (Parameter::origin) and row offset, so a
+// checkpoint saved from any layout loads into any other (the loader fills
+// each block with its rows), and is the same bytes whatever layout saved
+// it.
 //
 // Saving writes a sibling directory of a new name (`DIR.saving-` and random
 // characters), flushes every file and the directory, and swaps it into

@@ -260,8 +260,9 @@ TEST_F(CheckpointTest, WritesOneFilePerVariableAndAManifest) {
     EXPECT_EQ(file->tensor.shape(), variable.shape);
     EXPECT_EQ(file->tensor.dtype(), variable.dtype);
   }
+  // In name order, whatever the stores' order.
   EXPECT_EQ(names,
-            (std::vector<std::string>{"w", "w.moment", "beta_pow", "counter"}));
+            (std::vector<std::string>{"beta_pow", "counter", "w", "w.moment"}));
   std::vector<std::string> files;
   for (const fs::directory_entry &entry : fs::directory_iterator(dir_))
     files.push_back(entry.path().filename().string());
@@ -514,6 +515,9 @@ TEST_F(CheckpointTest, RefusesMalformedManifestsWithValidChecksums) {
     wFields.push_back(wLine.substr(
         begin, (end = wLine.find_first_of("\t\n", begin)) - begin));
   ASSERT_EQ(wFields.size(), 6u);
+  // The line of `w` in the manifest, counted from 1.
+  int wAt = 1 + static_cast<int>(std::count(
+                    body.begin(), body.begin() + body.find(wLine), '\n'));
   ASSERT_EQ(wFields[3], "6,2");
   // `w` with its field `index` replaced by `value`.
   auto w = [&](size_t index, const std::string &value) {
@@ -529,33 +533,34 @@ TEST_F(CheckpointTest, RefusesMalformedManifestsWithValidChecksums) {
   };
   std::string dims = "variable 'w': malformed dims ";
   std::vector<Case> cases = {
-      {wLine, wLine + wLine, 5, "variable 'w' is listed twice, also on line 4"},
-      {wLine, w(3, "6,2,"), 4, dims + "'6,2,': expected sizes separated"},
-      {wLine, w(3, ",6,2"), 4, dims + "',6,2'"},
-      {wLine, w(3, "6,,2"), 4, dims + "'6,,2'"},
-      {wLine, w(3, "+6,2"), 4, dims + "'+6,2'"},
-      {wLine, w(3, "-6,2"), 4, dims + "'-6,2'"},
-      {wLine, w(3, "06,2"), 4, dims + "'06,2'"},
-      {wLine, w(3, "6, 2"), 4, dims + "'6, 2'"},
-      {wLine, w(3, "0x6,2"), 4, dims + "'0x6,2'"},
-      {wLine, w(3, "99999999999999999999,2"), 4,
+      {wLine, wLine + wLine, wAt + 1,
+       fmt::format("variable 'w' is listed twice, also on line {}", wAt)},
+      {wLine, w(3, "6,2,"), wAt, dims + "'6,2,': expected sizes separated"},
+      {wLine, w(3, ",6,2"), wAt, dims + "',6,2'"},
+      {wLine, w(3, "6,,2"), wAt, dims + "'6,,2'"},
+      {wLine, w(3, "+6,2"), wAt, dims + "'+6,2'"},
+      {wLine, w(3, "-6,2"), wAt, dims + "'-6,2'"},
+      {wLine, w(3, "06,2"), wAt, dims + "'06,2'"},
+      {wLine, w(3, "6, 2"), wAt, dims + "'6, 2'"},
+      {wLine, w(3, "0x6,2"), wAt, dims + "'0x6,2'"},
+      {wLine, w(3, "99999999999999999999,2"), wAt,
        dims + "'99999999999999999999,2'"},
-      {wLine, w(3, "1099511627777,2"), 4, dims + "'1099511627777,2'"},
-      {wLine, w(3, "1048576,1048577"), 4,
+      {wLine, w(3, "1099511627777,2"), wAt, dims + "'1099511627777,2'"},
+      {wLine, w(3, "1048576,1048577"), wAt,
        dims + "'1048576,1048577': expected at most 1099511627776 elements"},
-      {wLine, w(3, "1,1,1,1,1,1,1"), 4,
+      {wLine, w(3, "1,1,1,1,1,1,1"), wAt,
        dims + "'1,1,1,1,1,1,1': expected at most 6 dims"},
-      {wLine, w(2, "f16"), 4,
+      {wLine, w(2, "f16"), wAt,
        "variable 'w': malformed element type 'f16': expected f32, f64 or i64"},
-      {wLine, w(4, "0" + wFields[4]), 4, "variable 'w': malformed byte size"},
-      {wLine, w(4, "+" + wFields[4]), 4, "variable 'w': malformed byte size"},
-      {wLine, w(4, "99999999999999999999"), 4,
+      {wLine, w(4, "0" + wFields[4]), wAt, "variable 'w': malformed byte size"},
+      {wLine, w(4, "+" + wFields[4]), wAt, "variable 'w': malformed byte size"},
+      {wLine, w(4, "99999999999999999999"), wAt,
        "variable 'w': malformed byte size '99999999999999999999'"},
-      {wLine, w(5, "ABCDEF01"), 4,
+      {wLine, w(5, "ABCDEF01"), wAt,
        "variable 'w': malformed CRC-32C 'ABCDEF01': expected 8 lower-case "
        "hex digits"},
-      {wLine, w(5, "-1234567"), 4, "variable 'w': malformed CRC-32C"},
-      {wLine, wLine.substr(0, wLine.size() - 1) + "\t\n", 4,
+      {wLine, w(5, "-1234567"), wAt, "variable 'w': malformed CRC-32C"},
+      {wLine, wLine.substr(0, wLine.size() - 1) + "\t\n", wAt,
        "expected 'variable<TAB>NAME"},
       {"step\t5\n", "step\t-5\n", 2, "malformed step '-5'"},
       {"step\t5\n", "step\t+5\n", 2, "malformed step '+5'"},
@@ -822,8 +827,8 @@ TEST_F(CheckpointTest, StoresListedFirstWinAndASelectionSavesOnlyIt) {
   addRows(worker[0], "frozen", "frozen", DType::F32, 0, kRows);
   fillValues(worker, 4);
   stores.push_back(std::move(worker[0]));
-  Status status = saveCheckpoint(dir_, constPointers(stores), "sync", 5,
-                                 {"frozen", "w"});
+  Status status =
+      saveCheckpoint(dir_, constPointers(stores), "sync", 5, {"frozen", "w"});
   ASSERT_TRUE(status.isOk()) << status.message();
   StatusOr<CheckpointInfo> info = readCheckpointInfo(dir_);
   ASSERT_TRUE(info.isOk()) << info.status().message();
