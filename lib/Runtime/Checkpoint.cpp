@@ -10,6 +10,7 @@
 #include "openks/Support/Crc32c.h"
 #include "openks/Support/DurableFile.h"
 #include "openks/Support/Limits.h"
+#include "openks/Support/OptimizerNames.h"
 
 #include <algorithm>
 #include <charconv>
@@ -650,9 +651,10 @@ enum class ValueRange { Any, Positive, NonNegative, BelowOne };
 /// in [0, 1); all finite. Other variables may hold any value.
 static ValueRange getValueRange(const std::string &name,
                                 const VariableMap<ParameterStore> &job) {
-  if (name == "learning_rate")
+  using namespace optimizer_names;
+  if (name == kLearningRate)
     return ValueRange::Positive;
-  if (name == "@LR_DECAY_COUNTER@")
+  if (name == kStepCounter)
     return ValueRange::NonNegative;
   std::string_view base = name;
   auto strip = [&](std::string_view suffix) {
@@ -662,16 +664,16 @@ static ValueRange getValueRange(const std::string &name,
     base.remove_suffix(suffix.size());
     return true;
   };
-  if (strip(".beta1_pow") || strip(".beta2_pow"))
+  if (strip(kBeta1PowSuffix) || strip(kBeta2PowSuffix))
     return ValueRange::BelowOne;
-  if (strip(".moment2") || strip(".mean_square") || strip(".squared") ||
-      strip(".inf_norm"))
+  if (strip(kMoment2Suffix) || strip(kMeanSquareSuffix) ||
+      strip(kSquaredSuffix) || strip(kInfNormSuffix))
     return ValueRange::NonNegative;
   // Adagrad's moment sums squares; RMSProp's and Adamax's, which come with
-  // a mean_square and an inf_norm, are signed.
-  if (strip(".moment") &&
-      !job.holders.count(std::string(base) + ".mean_square") &&
-      !job.holders.count(std::string(base) + ".inf_norm"))
+  // a mean square and an infinity norm, are signed.
+  if (strip(kMomentSuffix) &&
+      !job.holders.count(std::string(base).append(kMeanSquareSuffix)) &&
+      !job.holders.count(std::string(base).append(kInfNormSuffix)))
     return ValueRange::NonNegative;
   return ValueRange::Any;
 }

@@ -15,6 +15,7 @@
 #include "openks/Transforms/Passes.h"
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
+#include "openks/Support/OptimizerNames.h"
 
 #include "TranspileState.h"
 
@@ -32,9 +33,12 @@ using namespace mlir;
 using namespace openks;
 using namespace openks::train;
 
-/// Names Paddle gives the learning-rate schedule's step counter.
-static constexpr llvm::StringLiteral kStepCounterName = "@LR_DECAY_COUNTER@";
-static constexpr llvm::StringLiteral kLearningRateName = "learning_rate";
+using namespace openks::optimizer_names;
+
+/// The names Paddle gives the learning-rate schedule's step counter and the
+/// learning rate.
+static constexpr llvm::StringRef kStepCounterName = kStepCounter;
+static constexpr llvm::StringRef kLearningRateName = kLearningRate;
 
 namespace {
 
@@ -243,7 +247,7 @@ AppendOptimizerPass::emitOptimizer(OpBuilder &builder, StepOp step,
   case OptimizerKind::SGD:
     return SgdOp::create(builder, loc, name, grad, lr).getOperation();
   case OptimizerKind::Momentum:
-    if (failed(state = createStates(step, param, {{".velocity", type, 0}})))
+    if (failed(state = createStates(step, param, {{kVelocitySuffix, type, 0}})))
       return failure();
     return MomentumOp::create(builder, loc, name, grad, lr, (*state)[0],
                               f64(momentum),
@@ -251,26 +255,26 @@ AppendOptimizerPass::emitOptimizer(OpBuilder &builder, StepOp step,
         .getOperation();
   case OptimizerKind::Adam:
     if (failed(state = createStates(step, param,
-                                    {{".moment1", type, 0},
-                                     {".moment2", type, 0},
-                                     {".beta1_pow", scalar, beta1},
-                                     {".beta2_pow", scalar, beta2}})))
+                                    {{kMoment1Suffix, type, 0},
+                                     {kMoment2Suffix, type, 0},
+                                     {kBeta1PowSuffix, scalar, beta1},
+                                     {kBeta2PowSuffix, scalar, beta2}})))
       return failure();
     return AdamOp::create(builder, loc, name, grad, lr, (*state)[0],
                           (*state)[1], (*state)[2], (*state)[3], f64(beta1),
                           f64(beta2), f64(epsilonOr(1e-8)))
         .getOperation();
   case OptimizerKind::Adagrad:
-    if (failed(state = createStates(step, param, {{".moment", type, 0}})))
+    if (failed(state = createStates(step, param, {{kMomentSuffix, type, 0}})))
       return failure();
     return AdagradOp::create(builder, loc, name, grad, lr, (*state)[0],
                              f64(epsilonOr(1e-6)))
         .getOperation();
   case OptimizerKind::RMSProp: {
-    SmallVector<StateSpec, 3> specs = {{".mean_square", type, 0},
-                                       {".moment", type, 0}};
+    SmallVector<StateSpec, 3> specs = {{kMeanSquareSuffix, type, 0},
+                                       {kMomentSuffix, type, 0}};
     if (centered)
-      specs.push_back({".mean_grad", type, 0});
+      specs.push_back({kMeanGradSuffix, type, 0});
     if (failed(state = createStates(step, param, specs)))
       return failure();
     return RmspropOp::create(builder, loc, name, grad, lr, (*state)[0],
@@ -280,23 +284,24 @@ AppendOptimizerPass::emitOptimizer(OpBuilder &builder, StepOp step,
         .getOperation();
   }
   case OptimizerKind::DecayedAdagrad:
-    if (failed(state = createStates(step, param, {{".moment", type, 0}})))
+    if (failed(state = createStates(step, param, {{kMomentSuffix, type, 0}})))
       return failure();
     return DecayedAdagradOp::create(builder, loc, name, grad, lr, (*state)[0],
                                     f64(rho), f64(epsilonOr(1e-6)))
         .getOperation();
   case OptimizerKind::Ftrl:
     if (failed(state = createStates(
-                   step, param, {{".squared", type, 0}, {".linear", type, 0}})))
+                   step, param,
+                   {{kSquaredSuffix, type, 0}, {kLinearSuffix, type, 0}})))
       return failure();
     return FtrlOp::create(builder, loc, name, grad, lr, (*state)[0],
                           (*state)[1], f64(ftrlL1), f64(ftrlL2), f64(lrPower))
         .getOperation();
   case OptimizerKind::Adamax:
     if (failed(state = createStates(step, param,
-                                    {{".moment", type, 0},
-                                     {".inf_norm", type, 0},
-                                     {".beta1_pow", scalar, beta1}})))
+                                    {{kMomentSuffix, type, 0},
+                                     {kInfNormSuffix, type, 0},
+                                     {kBeta1PowSuffix, scalar, beta1}})))
       return failure();
     return AdamaxOp::create(builder, loc, name, grad, lr, (*state)[0],
                             (*state)[1], (*state)[2], f64(beta1), f64(beta2),
