@@ -9,6 +9,8 @@
 // error is cleared, aborts with "IO failure on output stream" and no path
 // when it is destroyed. writeOutputFile opens the -o file, lets the driver
 // write, and turns a failed write into the driver's error naming the file.
+// A write past the file-size limit (`ulimit -f`) is such a failure once the
+// tool ignores SIGXFSZ, whose default ends the process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,10 +24,16 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <memory>
 #include <string>
 
 namespace openks::tools {
+
+/// Makes a write past the file-size limit fail with EFBIG, which the tool
+/// reports naming the file, instead of ending the process by SIGXFSZ. Call
+/// it first thing in main().
+inline void failWritesPastTheSizeLimit() { std::signal(SIGXFSZ, SIG_IGN); }
 
 /// Flushes `os`, the stream of `path` ("-" for standard output), and, if a
 /// write to it failed, prints "<tool>: error: cannot write <path>: <reason>"

@@ -87,6 +87,7 @@ static LogicalResult run(const std::string &inputFilename,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  openks::tools::failWritesPastTheSizeLimit();
   registerTransformsPasses();
   openks::registerAllPasses();
   DialectRegistry registry;

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runs.h"
+#include "ToolOutput.h"
 
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/InitAllDialects.h"
@@ -550,6 +551,7 @@ static Status flushStandardOutput() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  openks::tools::failWritesPastTheSizeLimit();
   registerAllPasses();
   cl::HideUnrelatedOptions({&runCategory, &jobCategory});
   cl::ParseCommandLineOptions(

@@ -62,6 +62,7 @@ static LogicalResult run(const Translation &translation,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  openks::tools::failWritesPastTheSizeLimit();
   openks::registerPaddleTranslations();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
