@@ -27,6 +27,7 @@
 #include "openks/Fleet/TranspilerFleet.h"
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
+#include "openks/Runtime/InProcessCluster.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

@@ -21,6 +21,7 @@
 #include "openks/InitAllDialects.h"
 #include "openks/Interop/Paddle.h"
 #include "openks/Runtime/Checkpoint.h"
+#include "openks/Runtime/ServerSnapshot.h"
 #include "openks/Support/DurableFile.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -32,8 +33,8 @@ using namespace openks;
 using namespace openks::fleet;
 using namespace openks::runtime;
 
-StatusOr<std::vector<const ParameterStore *>>
-TranspilerFleet::gatherServerStores(const char *call) const {
+StatusOr<std::vector<ParameterStore>>
+TranspilerFleet::readServerStores(const char *call) const {
   OPENKS_RETURN_IF_ERROR(requireRole(call, /*server=*/false));
   if (!worker_)
     return Status::error(StatusCode::FailedPrecondition,
@@ -43,41 +44,31 @@ TranspilerFleet::gatherServerStores(const char *call) const {
                          "Fleet::{} must come before Fleet::stopWorker: the "
                          "servers may be gone after it",
                          call);
-  std::vector<const ParameterStore *> stores;
-  for (const ServerSpec &server : job_->servers) {
-    StatusOr<std::shared_ptr<ServerInstance>> instance =
-        cluster_->find(server.endpoint);
-    if (!instance)
-      return instance.status();
-    stores.push_back(&(*instance)->role().store());
-  }
-  return stores;
+  return runtime::readServerStores(*transport_, *job_,
+                                   Deadline::after(options_.timeout));
 }
 
 Status TranspilerFleet::saveCheckpoint(const std::string &dir) {
-  StatusOr<std::vector<const ParameterStore *>> stores =
-      gatherServerStores("saveCheckpoint");
-  if (!stores)
-    return stores.status();
+  StatusOr<std::vector<ParameterStore>> servers =
+      readServerStores("saveCheckpoint");
+  if (!servers)
+    return servers.status();
   // What only workers hold comes from this one, whose thread this is.
-  stores->push_back(&worker_->store());
-  return runtime::saveCheckpoint(dir, *stores, checkpointModeName(job_->mode),
-                                 worker_->lastStep());
+  return runtime::saveCheckpoint(
+      dir, listCheckpointStores(*servers, worker_->store()),
+      checkpointModeName(job_->mode), worker_->lastStep());
 }
 
 Status TranspilerFleet::loadServerCheckpoint(const std::string &modelDir) {
   StatusOr<CheckpointInfo> loaded =
-      loadCheckpoint(modelDir, {&job_->servers[serverIndex()].store});
+      loadCheckpoint(modelDir, {&job_->servers[serverIndex()].program->store});
   if (!loaded)
     return loaded.status().withContext(describeRole());
   return Status::ok();
 }
 
 Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
-  StatusOr<std::vector<const ParameterStore *>> stores =
-      gatherServerStores("saveInferenceModel");
-  if (!stores)
-    return stores.status();
+  OPENKS_RETURN_IF_ERROR(requireRole("saveInferenceModel", /*server=*/false));
   if (forward_.empty())
     return Status::error(StatusCode::FailedPrecondition,
                          "Fleet::saveInferenceModel needs the forward program: "
@@ -121,10 +112,13 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
   // copies, listed last, give the ones it alone holds (frozen parameters
   // stay on the worker). The programs go in beside them once
   // saveCheckpoint has made the directory whole.
-  stores->push_back(&worker_->store());
-  OPENKS_RETURN_IF_ERROR(
-      runtime::saveCheckpoint(dir, *stores, checkpointModeName(job_->mode),
-                              worker_->lastStep(), parameters));
+  StatusOr<std::vector<ParameterStore>> servers =
+      readServerStores("saveInferenceModel");
+  if (!servers)
+    return servers.status();
+  OPENKS_RETURN_IF_ERROR(runtime::saveCheckpoint(
+      dir, listCheckpointStores(*servers, worker_->store()),
+      checkpointModeName(job_->mode), worker_->lastStep(), parameters));
   OPENKS_RETURN_IF_ERROR(
       writeFileAtomically(dir + "/__model__.mlir", forward_));
   return writeFileAtomically(dir + "/__model__", model);

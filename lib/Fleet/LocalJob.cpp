@@ -9,7 +9,9 @@
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Runtime/Checkpoint.h"
+#include "openks/Runtime/InProcessCluster.h"
 #include "openks/Runtime/Kernels.h"
+#include "openks/Runtime/ServerSnapshot.h"
 #include "openks/Support/Thread.h"
 
 #include <cmath>
@@ -197,12 +199,22 @@ bool LocalJob::savesAfter(const JobRunOptions &options, int64_t step) {
 
 Status LocalJob::saveJob(const std::string &dir, int64_t step,
                          const ParameterStore &local) const {
-  std::vector<const ParameterStore *> stores;
-  for (const std::unique_ptr<TranspilerFleet> &server : servers_)
-    stores.push_back(&server->server()->role().store());
-  // Listed last, it gives only what no server holds.
-  stores.push_back(&local);
-  return saveCheckpoint(dir, stores, checkpointModeName(job().mode), step);
+  // The servers' blocks are read as any role reads them, through a
+  // transport of the cluster.
+  Deadline deadline = Deadline::after(options_.timeout);
+  std::vector<std::string> endpoints;
+  for (const ServerSpec &server : job().servers)
+    endpoints.push_back(server.endpoint);
+  StatusOr<std::unique_ptr<Transport>> transport =
+      cluster_->connect(endpoints, /*trainer=*/0, deadline);
+  if (!transport)
+    return transport.status();
+  StatusOr<std::vector<ParameterStore>> servers =
+      readServerStores(**transport, job(), deadline);
+  if (!servers)
+    return servers.status();
+  return saveCheckpoint(dir, listCheckpointStores(*servers, local),
+                        checkpointModeName(job().mode), step);
 }
 
 Status LocalJob::saveLast(const JobRunOptions &options,

@@ -62,7 +62,7 @@ private:
   TranspileOptions transpile_;
 };
 
-TranspilerFleet::TranspilerFleet(std::shared_ptr<InProcessCluster> cluster,
+TranspilerFleet::TranspilerFleet(std::shared_ptr<Cluster> cluster,
                                  FleetOptions options)
     : cluster_(std::move(cluster)), options_(options) {}
 
@@ -111,13 +111,16 @@ Status TranspilerFleet::adopt(ModuleOp module, std::string forward) {
   PlanOptions plan;
   plan.maxBatch = options_.maxBatch;
   plan.runSeed = options_.runSeed;
+  // A process builds only its own role.
+  RoleSelection roles = isWorker() ? RoleSelection::ofTrainer()
+                                   : RoleSelection::ofServer(serverIndex());
   FailureOr<JobSpec> job;
   OPENKS_RETURN_IF_ERROR(
       captureDiagnostics(module.getContext(), "cannot load the job:", [&] {
-        job = buildJob(module, plan);
+        job = buildJob(module, plan, roles);
         return failure(failed(job));
       }));
-  if (job->worker.main.outputSlots().empty())
+  if (job->worker && job->worker->main.outputSlots().empty())
     return Status::invalidArgument(
         "the worker's main step must return its loss as its first result");
   job_ = std::make_shared<JobSpec>(std::move(*job));
@@ -189,13 +192,13 @@ Status TranspilerFleet::connectWorker(const std::string &modelDir) {
   std::vector<std::string> endpoints;
   for (const ServerSpec &server : job_->servers)
     endpoints.push_back(server.endpoint);
-  StatusOr<std::unique_ptr<Transport>> transport =
-      cluster_->connect(endpoints, Deadline::after(options_.timeout));
+  StatusOr<std::unique_ptr<Transport>> transport = cluster_->connect(
+      endpoints, workerIndex(), Deadline::after(options_.timeout));
   if (!transport)
     return transport.status();
   transport_ = std::move(*transport);
   StatusOr<std::unique_ptr<WorkerRole>> worker = WorkerRole::create(
-      job_->worker, *transport_, workerIndex(), options_.timeout);
+      *job_->worker, *transport_, workerIndex(), options_.timeout);
   if (!worker)
     return worker.status();
   worker_ = std::move(*worker);
@@ -211,7 +214,7 @@ TranspilerFleet::openData(const std::string &spec) const {
   OPENKS_RETURN_IF_ERROR(requireRole("openData", /*server=*/false));
   OPENKS_RETURN_IF_ERROR(requireJob("openData"));
   std::unique_ptr<DataSource> source;
-  OPENKS_RETURN_IF_ERROR(openDataSource(spec, job_->worker.main.inputSpecs(),
+  OPENKS_RETURN_IF_ERROR(openDataSource(spec, job_->worker->main.inputSpecs(),
                                         Shard{workerIndex(), workerNum()},
                                         source));
   return source;

@@ -405,7 +405,8 @@ Status openks::runtime::saveCheckpoint(const std::string &dir,
                                        const JobSpec &job, int64_t step) {
   std::vector<const ParameterStore *> stores;
   for (const ServerSpec &server : job.servers)
-    stores.push_back(&server.store);
+    if (server.program)
+      stores.push_back(&server.program->store);
   return saveCheckpoint(dir, stores, checkpointModeName(job.mode), step);
 }
 
@@ -754,6 +755,7 @@ StatusOr<CheckpointInfo> openks::runtime::loadCheckpoint(const std::string &dir,
                                                          JobSpec &job) {
   std::vector<ParameterStore *> stores;
   for (ServerSpec &server : job.servers)
-    stores.push_back(&server.store);
+    if (server.program)
+      stores.push_back(&server.program->store);
   return loadCheckpoint(dir, stores);
 }

@@ -13,26 +13,6 @@
 using namespace openks;
 using namespace openks::runtime;
 
-StatusOr<std::shared_ptr<ServerInstance>>
-ServerInstance::create(std::shared_ptr<JobSpec> job, int index,
-                       std::chrono::milliseconds timeout) {
-  if (index < 0 || index >= static_cast<int>(job->servers.size()))
-    return Status::invalidArgument("there is no server {} (the job has {})",
-                                   index, job->servers.size());
-  std::shared_ptr<ServerInstance> instance(new ServerInstance());
-  ServerSpec &spec = job->servers[index];
-  StatusOr<std::unique_ptr<ServerRole>> role = ServerRole::create(spec);
-  if (!role)
-    return role.status();
-  ServerConfig config{fmt::format("{} ({})", spec.name, spec.endpoint),
-                      spec.mode, spec.trainers, timeout};
-  instance->server_ =
-      std::make_unique<ParameterServer>(std::move(config), **role);
-  instance->role_ = std::move(*role);
-  instance->job_ = std::move(job);
-  return instance;
-}
-
 namespace {
 /// An in-process transport that keeps the servers it talks to alive.
 class ClusterTransport : public InProcessTransport {
@@ -60,7 +40,7 @@ Status InProcessCluster::publish(std::shared_ptr<ServerInstance> server) {
 }
 
 StatusOr<std::unique_ptr<Transport>>
-InProcessCluster::connect(const std::vector<std::string> &endpoints,
+InProcessCluster::connect(const std::vector<std::string> &endpoints, int,
                           Deadline deadline) {
   std::unique_lock<std::mutex> lock(mutex_);
   auto missing = [&] {
@@ -86,15 +66,6 @@ InProcessCluster::connect(const std::vector<std::string> &endpoints,
   }
   return std::unique_ptr<Transport>(
       new ClusterTransport(std::move(servers), std::move(owners)));
-}
-
-StatusOr<std::shared_ptr<ServerInstance>>
-InProcessCluster::find(const std::string &endpoint) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = servers_.find(endpoint);
-  if (it == servers_.end())
-    return Status::notFound("no server is published at {}", endpoint);
-  return it->second;
 }
 
 Status InProcessCluster::workerBarrier(int worker, int workers,

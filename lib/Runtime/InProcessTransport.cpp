@@ -32,6 +32,13 @@ Status InProcessTransport::pull(int server, int block, Tensor &out, int trainer,
   return (*target)->pull(block, out, trainer, deadline);
 }
 
+Status InProcessTransport::read(int server, int block, Tensor &out, Deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->read(block, out);
+}
+
 Status InProcessTransport::sendBarrier(int server, int trainer,
                                        Deadline deadline) {
   StatusOr<ParameterServer *> target = getServer(server);

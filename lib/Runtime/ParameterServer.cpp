@@ -151,11 +151,16 @@ void ParameterServer::advance() {
     changed_.notify_all();
 }
 
-Status ParameterServer::checkPush(int block, MessageKind kind,
-                                  const Tensor &value, int trainer) const {
+Status ParameterServer::checkBlock(int block) const {
   if (block < 0 || block >= program_.numBlocks())
     return Status::invalidArgument("{}: there is no block {} (it holds {})",
                                    config_.name, block, program_.numBlocks());
+  return Status::ok();
+}
+
+Status ParameterServer::checkPush(int block, MessageKind kind,
+                                  const Tensor &value, int trainer) const {
+  OPENKS_RETURN_IF_ERROR(checkBlock(block));
   MessageKind expected = program_.updateKind(block);
   if (expected != kind)
     return Status::invalidArgument(
@@ -237,9 +242,7 @@ Status ParameterServer::pull(int block, Tensor &out, int trainer,
                              Deadline deadline) {
   std::unique_lock<std::mutex> lock(mutex_);
   OPENKS_RETURN_IF_ERROR(admit(trainer));
-  if (block < 0 || block >= program_.numBlocks())
-    return Status::invalidArgument("{}: there is no block {} (it holds {})",
-                                   config_.name, block, program_.numBlocks());
+  OPENKS_RETURN_IF_ERROR(checkBlock(block));
   if (config_.mode == SyncMode::Sync)
     OPENKS_RETURN_IF_ERROR(waitFor(
         lock, deadline,
@@ -323,6 +326,11 @@ Status ParameterServer::giveNorm(int norm, double value, int trainer,
   givenNorms_[trainer][norm] = value;
   advance();
   return Status::ok();
+}
+
+Status ParameterServer::read(int block, Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(checkBlock(block));
+  return program_.read(block, out);
 }
 
 Status ParameterServer::passBarrier(int trainer, Deadline deadline, Phase phase,

@@ -13,7 +13,8 @@
 using namespace openks;
 using namespace openks::runtime;
 
-StatusOr<std::unique_ptr<ServerRole>> ServerRole::create(ServerSpec &spec) {
+StatusOr<std::unique_ptr<ServerRole>>
+ServerRole::create(ServerProgramSpec &spec, const std::string &name) {
   std::unique_ptr<ServerRole> role(new ServerRole(spec));
   for (const ServerBlockSpec &block : spec.blocks) {
     const Tensor &value = spec.store[block.parameter].value;
@@ -24,7 +25,7 @@ StatusOr<std::unique_ptr<ServerRole>> ServerRole::create(ServerSpec &spec) {
   for (const Plan &plan : spec.updates) {
     StatusOr<Executor> executor = Executor::create(plan, spec.store);
     if (!executor)
-      return executor.status().withContext(spec.name);
+      return executor.status().withContext(name);
     role->updates_.push_back(std::move(*executor));
   }
   return role;

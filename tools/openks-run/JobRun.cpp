@@ -291,7 +291,7 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
                          getTolerance(rounding, settings), startStep, rounding);
   }
 
-  const std::vector<std::string> &names = job.worker.main.outputNames();
+  const std::vector<std::string> &names = job.worker->main.outputNames();
   std::vector<std::string> columns(names.begin() + 1, names.end());
   if (verification)
     for (const std::string &name : verification->names())

@@ -129,7 +129,7 @@ public:
   static StatusOr<std::unique_ptr<BenchServer>> create(ServerSpec spec) {
     std::unique_ptr<BenchServer> server(new BenchServer(std::move(spec)));
     StatusOr<std::unique_ptr<ServerRole>> role =
-        ServerRole::create(server->spec_);
+        ServerRole::create(*server->spec_.program, server->spec_.name);
     if (!role)
       return role.status();
     server->role_ = std::move(*role);
@@ -172,9 +172,10 @@ createBlockServer(int64_t numel,
   block.initializer.value = 1;
   block.wholeShape = Shape{numel};
   block.value = std::move(*value);
-  ParameterId id = spec.store.add(std::move(block));
-  spec.updates.push_back(makeUpdate(spec.store, id));
-  spec.blocks.push_back({id, MessageKind::Grad, /*update=*/0});
+  ServerProgramSpec &program = spec.program.emplace();
+  ParameterId id = program.store.add(std::move(block));
+  program.updates.push_back(makeUpdate(program.store, id));
+  program.blocks.push_back({id, MessageKind::Grad, /*update=*/0});
   return BenchServer::create(std::move(spec));
 }
 
@@ -465,11 +466,11 @@ void BM_MlpSync(benchmark::State &state) {
     return;
   Transport &transport = (*server)->transport();
   StatusOr<std::unique_ptr<WorkerRole>> worker =
-      WorkerRole::create(job->worker, transport, /*trainer=*/0, kTimeout);
+      WorkerRole::create(*job->worker, transport, /*trainer=*/0, kTimeout);
   std::unique_ptr<DataSource> source;
   Status status = worker.status();
   if (status.isOk())
-    status = openDataSource(kMlpData, job->worker.main.inputSpecs(), Shard{},
+    status = openDataSource(kMlpData, job->worker->main.inputSpecs(), Shard{},
                             source);
   if (failed(state, status))
     return;

@@ -125,7 +125,8 @@ public:
   const runtime::WorkerRole &trainer(int index) const {
     return *trainers_[index]->worker();
   }
-  /// Returns the loaded job every role runs.
+  /// Returns the job as trainer 0 loaded it: the worker program and every
+  /// server's layout.
   const runtime::JobSpec &job() const { return *trainers_.front()->job(); }
   /// Returns the rows each trainer has taken.
   int64_t rows(int trainer) const { return rows_[trainer]; }
@@ -152,7 +153,7 @@ private:
   Status saveLast(const JobRunOptions &options, int64_t startStep) const;
 
   FleetOptions options_;
-  std::shared_ptr<runtime::InProcessCluster> cluster_;
+  std::shared_ptr<runtime::Cluster> cluster_;
   std::vector<std::unique_ptr<TranspilerFleet>> servers_;
   std::vector<std::unique_ptr<TranspilerFleet>> trainers_;
   std::vector<int64_t> rows_;

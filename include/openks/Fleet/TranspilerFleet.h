@@ -7,10 +7,10 @@
 //
 // The Fleet implementation of Paddle's DistributeTranspiler: minimize runs
 // the openks-minimize and openks-transpile pipelines with typed options and
-// loads the job; the server role runs its `ps.server`, the worker role its
-// `ps.worker`, on the runtime. Roles reach each other through a cluster;
-// the in-process one (every role a thread of this process) is the one there
-// is today.
+// loads this role's part of the job; the server role runs its `ps.server`,
+// the worker role its `ps.worker`, on the runtime. Roles reach each other
+// through a Cluster (Cluster.h): in process, every role a thread of this
+// process, or across processes.
 //
 // Unlike Paddle, initWorker runs the startup step itself (no manual startup
 // run, no race with the servers) and ends at a barrier of all workers; the
@@ -22,8 +22,8 @@
 #define OPENKS_FLEET_TRANSPILERFLEET_H
 
 #include "openks/Fleet/Fleet.h"
+#include "openks/Runtime/Cluster.h"
 #include "openks/Runtime/DataSource.h"
-#include "openks/Runtime/InProcessCluster.h"
 #include "openks/Runtime/JobSpec.h"
 #include "openks/Runtime/WorkerRole.h"
 
@@ -48,7 +48,7 @@ struct FleetOptions {
 class TranspilerFleet : public Fleet {
 public:
   /// Makes a role that meets the job's other roles in `cluster`.
-  explicit TranspilerFleet(std::shared_ptr<runtime::InProcessCluster> cluster,
+  explicit TranspilerFleet(std::shared_ptr<runtime::Cluster> cluster,
                            FleetOptions options = {});
   ~TranspilerFleet() override;
 
@@ -85,7 +85,8 @@ public:
   /// and to the cluster, so that every other role stops.
   void abortWorker(const Status &status);
 
-  /// Returns the loaded job, or null before minimize.
+  /// Returns this role's part of the job (see RoleSelection), or null
+  /// before minimize.
   const runtime::JobSpec *job() const { return job_.get(); }
   /// Returns this worker's runtime role, or null before initWorker.
   runtime::WorkerRole *worker() const { return worker_.get(); }
@@ -105,15 +106,16 @@ private:
   Status connectWorker(const std::string &modelDir);
   /// Fills this server's blocks from the checkpoint in `modelDir`.
   Status loadServerCheckpoint(const std::string &modelDir);
-  /// Returns every server's store, for a worker's `call` that saves them.
-  StatusOr<std::vector<const runtime::ParameterStore *>>
-  gatherServerStores(const char *call) const;
+  /// Returns copies of every server's blocks, read through the transport,
+  /// for a worker's `call` that saves them.
+  StatusOr<std::vector<runtime::ParameterStore>>
+  readServerStores(const char *call) const;
   /// Returns an error naming `call` unless minimize (or loadJob) has run.
   Status requireJob(const char *call) const;
   /// Returns the role for messages ("worker 1 of 2").
   std::string describeRole() const;
 
-  std::shared_ptr<runtime::InProcessCluster> cluster_;
+  std::shared_ptr<runtime::Cluster> cluster_;
   FleetOptions options_;
   mlir::ModuleOp module_;
   std::string forward_;

@@ -117,7 +117,8 @@ Status saveCheckpoint(const std::string &dir,
                       const std::string &mode, int64_t step,
                       const std::vector<std::string> &variables = {});
 
-/// Saves the variables of every server of `job` (their live stores).
+/// Saves the variables of the servers of `job` whose programs it holds
+/// (their live stores).
 Status saveCheckpoint(const std::string &dir, const JobSpec &job, int64_t step);
 
 /// Reads and checks the manifest of the checkpoint `dir`; lists the tensor
@@ -135,7 +136,8 @@ StatusOr<CheckpointInfo>
 loadCheckpoint(const std::string &dir,
                const std::vector<ParameterStore *> &stores);
 
-/// Fills every server store of `job`, whatever its layout.
+/// Fills the store of every server of `job` whose program it holds,
+/// whatever its layout.
 StatusOr<CheckpointInfo> loadCheckpoint(const std::string &dir, JobSpec &job);
 
 } // namespace openks::runtime

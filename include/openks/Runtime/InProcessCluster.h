@@ -5,13 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Where the roles of one job find each other when each is a thread of this
-// process and each was set up on its own (as the Fleet API sets up one role
-// per call of its user's program): a server, once it serves, is published
-// under its endpoint; a trainer connects to the endpoints its job names,
-// waiting until each is published, and meets the other trainers at worker
-// barriers. Every wait has a deadline, and a role that fails can abort the
-// cluster, which wakes every waiter with its error.
+// The cluster of a job whose roles are threads of this process, each set up
+// on its own (as the Fleet API sets up one role per call of its user's
+// program): a server, once it serves, is published under its endpoint; a
+// trainer connects to the endpoints its job names, waiting until each is
+// published, and meets the other trainers at worker barriers. Aborting the
+// cluster wakes every waiter with its error and cancels every published
+// server.
 //
 // A published server is kept alive by the cluster, so that trainers may call
 // it until the cluster itself is destroyed, whatever becomes of the role
@@ -22,72 +22,24 @@
 #ifndef OPENKS_RUNTIME_INPROCESSCLUSTER_H
 #define OPENKS_RUNTIME_INPROCESSCLUSTER_H
 
-#include "openks/Runtime/JobSpec.h"
-#include "openks/Runtime/ParameterServer.h"
-#include "openks/Runtime/ServerRole.h"
-#include "openks/Runtime/Transport.h"
+#include "openks/Runtime/Cluster.h"
 
-#include <chrono>
 #include <condition_variable>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <set>
-#include <string>
-#include <vector>
 
 namespace openks::runtime {
 
-/// One server of a loaded job: its program and the protocol that serves it,
-/// sharing ownership of the job they run.
-class ServerInstance {
-public:
-  /// Makes server `index` of `job`, whose trainers it waits for at most
-  /// `timeout`. Fails when a buffer cannot be allocated.
-  static StatusOr<std::shared_ptr<ServerInstance>>
-  create(std::shared_ptr<JobSpec> job, int index,
-         std::chrono::milliseconds timeout);
-
-  ServerRole &role() { return *role_; }
-  const ServerRole &role() const { return *role_; }
-  ParameterServer &server() { return *server_; }
-  const ParameterServer &server() const { return *server_; }
-  const std::string &endpoint() const { return role_->spec().endpoint; }
-
-private:
-  ServerInstance() = default;
-
-  std::shared_ptr<JobSpec> job_;
-  std::unique_ptr<ServerRole> role_;
-  std::unique_ptr<ParameterServer> server_;
-};
-
 /// The meeting point of the roles of one job in this process.
-class InProcessCluster {
+class InProcessCluster : public Cluster {
 public:
-  /// Publishes `server` under its endpoint; fails when the endpoint is
-  /// taken or the cluster was aborted.
-  Status publish(std::shared_ptr<ServerInstance> server);
-
-  /// Returns a transport to the servers at `endpoints` (in the job's server
-  /// order) once every one is published; at `deadline`, fails naming those
-  /// that never came.
+  Status publish(std::shared_ptr<ServerInstance> server) override;
   StatusOr<std::unique_ptr<Transport>>
-  connect(const std::vector<std::string> &endpoints, Deadline deadline);
-
-  /// Returns the server published under `endpoint`, or NotFound.
-  StatusOr<std::shared_ptr<ServerInstance>>
-  find(const std::string &endpoint) const;
-
-  /// Waits until each of `workers` trainers has called it once more (a
-  /// barrier of all workers); at `deadline`, fails naming those that did
-  /// not come.
-  Status workerBarrier(int worker, int workers, Deadline deadline);
-
-  /// Fails every present and future wait with `status` (the first abort
-  /// wins), and every published server, so that no role waits for one that
-  /// has failed.
-  void abort(const Status &status);
+  connect(const std::vector<std::string> &endpoints, int trainer,
+          Deadline deadline) override;
+  Status workerBarrier(int worker, int workers, Deadline deadline) override;
+  void abort(const Status &status) override;
 
 private:
   mutable std::mutex mutex_;

@@ -35,6 +35,7 @@ public:
               int trainer, Deadline deadline) override;
   Status pull(int server, int block, Tensor &out, int trainer,
               Deadline deadline) override;
+  Status read(int server, int block, Tensor &out, Deadline deadline) override;
   Status sendBarrier(int server, int trainer, Deadline deadline) override;
   Status fetchBarrier(int server, int trainer, Deadline deadline) override;
   Status normShare(int server, int norm, double &share, int trainer,

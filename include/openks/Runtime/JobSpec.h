@@ -10,6 +10,12 @@
 // position in the job, blocks by their position on their server; the
 // worker's communication calls use the same numbers.
 //
+// A process loads only the roles it runs (RoleSelection): a trainer the
+// worker program, a server its own program; of the other servers every
+// role knows only where they are and how their blocks lie in the program's
+// variables (ServerSpec::layout), enough to address them and to gather
+// their blocks into a checkpoint through the transport.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_RUNTIME_JOBSPEC_H
@@ -47,7 +53,24 @@ struct WorkerSpec {
   std::vector<ParameterId> localVariables;
 };
 
-/// One block of a server.
+/// Where one block of a server lies in the variable it holds rows of: what
+/// every role knows of a block, whether or not it holds it.
+struct BlockLayout {
+  /// The block's name on its server.
+  std::string name;
+  /// The variable of the program it holds rows of (Parameter::origin).
+  std::string origin;
+  DType dtype = DType::F32;
+  /// The block's shape, and the whole variable's, whose rows
+  /// [rowBegin, rowBegin + shape[0]) it holds.
+  Shape shape;
+  Shape wholeShape;
+  int64_t rowBegin = 0;
+  /// Whether checkpoints keep it (Parameter::persistable).
+  bool persistable = true;
+};
+
+/// One block of a server's program.
 struct ServerBlockSpec {
   /// The block's parameter in the server's store.
   ParameterId parameter;
@@ -61,14 +84,8 @@ struct ServerBlockSpec {
   std::optional<int> norm;
 };
 
-/// The program of one server.
-struct ServerSpec {
-  /// The server's symbol and endpoint, for messages and transports.
-  std::string name;
-  std::string endpoint;
-  SyncMode mode = SyncMode::Sync;
-  /// The trainers the server expects.
-  int trainers = 1;
+/// The program of one server: its parameters and their updates.
+struct ServerProgramSpec {
   ParameterStore store;
   /// One plan per update region; its one input is the received value.
   std::vector<Plan> updates;
@@ -79,12 +96,47 @@ struct ServerSpec {
   std::vector<std::string> norms;
 };
 
-/// A whole job.
+/// One server of a job.
+struct ServerSpec {
+  /// The server's symbol and endpoint, for messages and transports.
+  std::string name;
+  std::string endpoint;
+  SyncMode mode = SyncMode::Sync;
+  /// The trainers the server expects.
+  int trainers = 1;
+  /// Its blocks, numbered as the job numbers them.
+  std::vector<BlockLayout> layout;
+  /// Its program, when this process loaded it.
+  std::optional<ServerProgramSpec> program;
+};
+
+/// The roles of a job a process loads.
+struct RoleSelection {
+  /// Whether to load the worker program.
+  bool worker = true;
+  /// The servers whose programs to load: every one, or only `server`.
+  bool allServers = true;
+  std::optional<int> server;
+
+  /// Every role: a whole job in one process (tests, tools).
+  static RoleSelection everything() { return {}; }
+  /// A trainer's process: the worker program and no server's.
+  static RoleSelection ofTrainer() { return {true, false, std::nullopt}; }
+  /// Server `index`'s process: its program only.
+  static RoleSelection ofServer(int index) { return {false, false, index}; }
+
+  /// Returns whether the program of server `index` is loaded.
+  bool loadsServer(int index) const { return allServers || server == index; }
+};
+
+/// What a process loaded of a job.
 struct JobSpec {
   SyncMode mode = SyncMode::Sync;
   int trainers = 1;
-  WorkerSpec worker;
-  /// Indexed by server number.
+  /// The worker program, when loaded.
+  std::optional<WorkerSpec> worker;
+  /// Every server of the job, indexed by server number, with the programs
+  /// loaded.
   std::vector<ServerSpec> servers;
 };
 

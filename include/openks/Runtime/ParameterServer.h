@@ -116,6 +116,7 @@ public:
   Status push(int block, MessageKind kind, Tensor &value, int trainer,
               Deadline deadline);
   Status pull(int block, Tensor &out, int trainer, Deadline deadline);
+  Status read(int block, Tensor &out);
   Status sendBarrier(int trainer, Deadline deadline);
   Status fetchBarrier(int trainer, Deadline deadline);
   Status normShare(int norm, double &share, int trainer, Deadline deadline);
@@ -165,6 +166,8 @@ private:
   /// server has not failed) and records that it was heard from; requires
   /// the lock.
   Status admit(int trainer);
+  /// Checks that `block` is one of the server's blocks.
+  Status checkBlock(int block) const;
   /// Checks that `block` exists and is updated on `kind` messages of
   /// `value`'s type.
   Status checkPush(int block, MessageKind kind, const Tensor &value,

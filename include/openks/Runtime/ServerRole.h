@@ -32,9 +32,11 @@ namespace openks::runtime {
 /// The blocks and updates of one server.
 class ServerRole : public ServerProgram {
 public:
-  /// Makes the executors of `spec`'s updates; `spec` must outlive the role
-  /// and stay where it is. Fails when a buffer cannot be allocated.
-  static StatusOr<std::unique_ptr<ServerRole>> create(ServerSpec &spec);
+  /// Makes the executors of the updates of `spec`, the program of the
+  /// server `name`; `spec` must outlive the role and stay where it is.
+  /// Fails when a buffer cannot be allocated.
+  static StatusOr<std::unique_ptr<ServerRole>> create(ServerProgramSpec &spec,
+                                                      const std::string &name);
 
   /// Initialises every block (the server's startup).
   Status initialize() { return spec_.store.initialize(); }
@@ -46,7 +48,7 @@ public:
   /// Returns the parameters, for checkpoints and tests; shared with the
   /// server's threads while it serves (see ParameterStore's locking).
   const ParameterStore &store() const { return spec_.store; }
-  const ServerSpec &spec() const { return spec_; }
+  const ServerProgramSpec &spec() const { return spec_; }
 
   int numBlocks() const override {
     return static_cast<int>(spec_.blocks.size());
@@ -70,7 +72,7 @@ public:
   Status endUpdate(int block, double norm) override;
 
 private:
-  explicit ServerRole(ServerSpec &spec) : spec_(spec) {}
+  explicit ServerRole(ServerProgramSpec &spec) : spec_(spec) {}
 
   /// Returns the executor of the block's update, having counted the update
   /// and failed it if a fault is injected there.
@@ -78,7 +80,7 @@ private:
   /// Runs stage `stage` of the block's update in `executor`.
   Status runUpdate(int block, Executor &executor, std::optional<size_t> stage);
 
-  ServerSpec &spec_;
+  ServerProgramSpec &spec_;
   /// Each block's element type and shape, which never change: kept apart
   /// from the values, which updates rewrite while trainers ask for them.
   std::vector<DType> dtypes_;

@@ -77,6 +77,13 @@ public:
   virtual Status pull(int server, int block, Tensor &out, int trainer,
                       Deadline deadline) = 0;
 
+  /// Copies the current value of `block` on `server` into `out` whatever
+  /// the server's phase, under the block's lock: what a checkpoint gathers.
+  /// Which step it shows is the caller's to ensure (a sync job's trainer
+  /// between its steps holds every server back from the next one).
+  virtual Status read(int server, int block, Tensor &out,
+                      Deadline deadline) = 0;
+
   /// Tells `server` that `trainer` has sent all of its step's gradients
   /// (Paddle's BATCH_BARRIER).
   virtual Status sendBarrier(int server, int trainer, Deadline deadline) = 0;

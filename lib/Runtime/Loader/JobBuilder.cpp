@@ -6,6 +6,7 @@
 
 #include "openks/Runtime/Loader/JobBuilder.h"
 
+#include "LoaderUtils.h"
 #include "ServerDirectory.h"
 #include "openks/Dialect/PS/IR/PSNaming.h"
 #include "openks/Dialect/PS/IR/PSOps.h"
@@ -66,26 +67,69 @@ static FailureOr<WorkerSpec> buildWorker(ps::WorkerOp worker, ps::JobAttr job,
   }
   return WorkerSpec{worker.getSymName().str(), std::move(*store),
                     std::move(*main),          std::move(*startup),
-                    std::move(geoPush),        job.getGeoPushSteps()};
+                    std::move(geoPush),        job.getGeoPushSteps(),
+                    /*localVariables=*/{}};
 }
 
-static FailureOr<ServerSpec> buildServer(ps::ServerOp server,
-                                         const PlanOptions &options) {
+/// Returns, for each block of `server` that is the copy of a program's
+/// state that one update keeps for its block (`<state>.<block>`, the
+/// builder's naming, ps::getPerBlockStateName), the state it stands for.
+static llvm::StringMap<std::string>
+getPerBlockStateOrigins(ps::ServerOp server) {
+  llvm::StringMap<std::string> origins;
+  for (auto update : server.getBody().front().getOps<ps::UpdateOp>()) {
+    StringRef suffix = update.getBlock();
+    update.getBody().walk([&](train::WriteOp write) {
+      StringRef name = write.getParam();
+      if (name.size() > suffix.size() + 1 && name.ends_with(suffix) &&
+          ps::getPerBlockStateName(name.drop_back(suffix.size() + 1), suffix) ==
+              name)
+        origins[name] = name.drop_back(suffix.size() + 1).str();
+    });
+  }
+  return origins;
+}
+
+/// Returns where each block of `server` lies in the program's variables.
+static FailureOr<std::vector<BlockLayout>> buildLayout(ps::ServerOp server) {
+  llvm::StringMap<std::string> stateOrigins = getPerBlockStateOrigins(server);
+  std::vector<BlockLayout> layout;
+  for (ps::BlockOp block : ServerDirectory::getBlocks(server)) {
+    FailureOr<DType> dtype = getDType(block, block.getParameterType());
+    if (failed(dtype))
+      return failure();
+    BlockLayout &entry = layout.emplace_back();
+    entry.name = block.getSymName().str();
+    entry.dtype = *dtype;
+    entry.shape = getShape(block.getParameterType());
+    entry.wholeShape = entry.shape;
+    entry.origin = block.getOriginName().str();
+    if (block.isSlice()) {
+      entry.wholeShape =
+          getShape(cast<RankedTensorType>(*block.getOriginType()));
+      entry.rowBegin = block.getRows().first;
+    }
+    if (auto it = stateOrigins.find(entry.name); it != stateOrigins.end())
+      entry.origin = it->second;
+  }
+  return layout;
+}
+
+/// Returns the program of `server`, whose blocks lie as `layout` says.
+static FailureOr<ServerProgramSpec>
+buildServerProgram(ps::ServerOp server, ArrayRef<BlockLayout> layout,
+                   const PlanOptions &options) {
   FailureOr<ParameterStore> store = buildParameterStore(server, options);
   if (failed(store))
     return failure();
-  ServerSpec spec;
-  spec.name = "@" + server.getSymName().str();
-  spec.endpoint = server.getEndpoint().str();
-  spec.mode = getSyncMode(server.getMode());
-  spec.trainers = static_cast<int>(server.getNumTrainers());
-
+  ServerProgramSpec spec;
   llvm::StringMap<size_t> blockIndex;
-  for (ps::BlockOp block : ServerDirectory::getBlocks(server)) {
-    blockIndex[block.getSymName()] = spec.blocks.size();
+  for (const BlockLayout &block : layout) {
+    blockIndex[block.name] = spec.blocks.size();
     // The store holds exactly the server's blocks, under their names.
-    spec.blocks.push_back(
-        {*store->lookup(block.getSymName().str()), MessageKind::Param, {}, {}});
+    ParameterId id = *store->lookup(block.name);
+    (*store)[id].origin = block.origin;
+    spec.blocks.push_back({id, MessageKind::Param, {}, {}});
   }
   llvm::StringMap<int> normIndex;
   for (ps::NormOp norm : ServerDirectory::getNorms(server)) {
@@ -101,17 +145,6 @@ static FailureOr<ServerSpec> buildServer(ps::ServerOp server,
     FailureOr<Plan> plan = buildPlan(update.getBody(), *store, options);
     if (failed(plan))
       return failure();
-    // State the update keeps per block, `<state>.<block>`, stands for the
-    // program's `<state>` (the builder's naming, ps::getPerBlockStateName).
-    StringRef suffix = update.getBlock();
-    update.getBody().walk([&](train::WriteOp write) {
-      StringRef name = write.getParam();
-      std::optional<ParameterId> id = store->lookup(name.str());
-      if (id && name.size() > suffix.size() + 1 && name.ends_with(suffix) &&
-          ps::getPerBlockStateName(name.drop_back(suffix.size() + 1), suffix) ==
-              name)
-        (*store)[*id].origin = name.drop_back(suffix.size() + 1).str();
-    });
     ServerBlockSpec &target = spec.blocks[block->second];
     target.updateKind = static_cast<MessageKind>(update.getKind());
     target.update = spec.updates.size();
@@ -124,8 +157,32 @@ static FailureOr<ServerSpec> buildServer(ps::ServerOp server,
   return std::move(spec);
 }
 
+/// Returns server `server` of the job: its layout and, when `loadProgram`,
+/// its program.
+static FailureOr<ServerSpec> buildServer(ps::ServerOp server, bool loadProgram,
+                                         const PlanOptions &options) {
+  ServerSpec spec;
+  spec.name = "@" + server.getSymName().str();
+  spec.endpoint = server.getEndpoint().str();
+  spec.mode = getSyncMode(server.getMode());
+  spec.trainers = static_cast<int>(server.getNumTrainers());
+  FailureOr<std::vector<BlockLayout>> layout = buildLayout(server);
+  if (failed(layout))
+    return failure();
+  spec.layout = std::move(*layout);
+  if (loadProgram) {
+    FailureOr<ServerProgramSpec> program =
+        buildServerProgram(server, spec.layout, options);
+    if (failed(program))
+      return failure();
+    spec.program.emplace(std::move(*program));
+  }
+  return std::move(spec);
+}
+
 FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
-                                             const PlanOptions &options) {
+                                             const PlanOptions &options,
+                                             RoleSelection roles) {
   auto job = module->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName);
   if (!job)
     return module.emitOpError("is not a transpiled job: it has no #ps.job");
@@ -137,14 +194,9 @@ FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
       ServerDirectory::build(module, workers.front());
   if (failed(directory))
     return failure();
-
-  FailureOr<WorkerSpec> worker = buildWorker(workers.front(), job, options);
-  if (failed(worker))
-    return failure();
-  JobSpec spec{getSyncMode(job.getMode()),
-               static_cast<int>(job.getTrainers()),
-               std::move(*worker),
-               {}};
+  JobSpec spec;
+  spec.mode = getSyncMode(job.getMode());
+  spec.trainers = static_cast<int>(job.getTrainers());
 
   std::vector<std::optional<ServerSpec>> servers(job.getEndpoints().size());
   llvm::StringSet<> onServers;
@@ -155,11 +207,12 @@ FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
       return failure();
     if (servers[*index])
       return server.emitOpError("has the endpoint of another server");
-    FailureOr<ServerSpec> built = buildServer(server, options);
+    FailureOr<ServerSpec> built =
+        buildServer(server, roles.loadsServer(*index), options);
     if (failed(built))
       return failure();
-    for (ParameterId id = 0; id < built->store.size(); ++id)
-      onServers.insert(built->store[id].origin);
+    for (const BlockLayout &block : built->layout)
+      onServers.insert(block.origin);
     servers[*index].emplace(std::move(*built));
   }
   for (auto [index, server] : llvm::enumerate(servers)) {
@@ -168,9 +221,19 @@ FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
              << job.getEndpoints()[index];
     spec.servers.push_back(std::move(*server));
   }
-  ParameterStore &store = spec.worker.store;
-  for (ParameterId id = 0; id < store.size(); ++id)
-    if (store[id].persistable && !onServers.contains(store[id].origin))
-      spec.worker.localVariables.push_back(id);
+  if (roles.server && *roles.server >= static_cast<int>(spec.servers.size()))
+    return module.emitOpError("has no server ")
+           << *roles.server << ": it has " << spec.servers.size();
+
+  if (roles.worker) {
+    FailureOr<WorkerSpec> worker = buildWorker(workers.front(), job, options);
+    if (failed(worker))
+      return failure();
+    ParameterStore &store = worker->store;
+    for (ParameterId id = 0; id < store.size(); ++id)
+      if (store[id].persistable && !onServers.contains(store[id].origin))
+        worker->localVariables.push_back(id);
+    spec.worker.emplace(std::move(*worker));
+  }
   return std::move(spec);
 }

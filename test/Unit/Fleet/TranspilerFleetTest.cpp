@@ -18,6 +18,7 @@
 #include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Fleet/TranspilerFleet.h"
 #include "openks/Runtime/Checkpoint.h"
+#include "openks/Runtime/InProcessCluster.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -232,8 +233,8 @@ TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
   std::vector<std::string> names;
   for (const CheckpointVariable &variable : model->variables)
     names.push_back(variable.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"w1", "b1", "w2", "row", "wc",
-                                             "s"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"w1", "b1", "w2", "row", "wc", "s"}));
 
   // Three servers load it; the workers' startup pulls exactly those values.
   auto compare = [&](TranspilerFleet &fleet) -> Status {

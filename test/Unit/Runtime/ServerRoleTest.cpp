@@ -62,8 +62,6 @@ protected:
   /// Starts the server; its update fails with `failure` when that is an
   /// error.
   void start(Status failure = Status::ok()) {
-    spec.name = "@ps0";
-    spec.mode = SyncMode::Async;
     Parameter block;
     block.name = "w";
     block.initializer.value = 1;
@@ -72,7 +70,8 @@ protected:
     ParameterId id = spec.store.add(std::move(block));
     spec.updates.push_back(addingUpdate(spec.store, id, failure));
     spec.blocks.push_back({id, MessageKind::Grad, /*update=*/0});
-    StatusOr<std::unique_ptr<ServerRole>> created = ServerRole::create(spec);
+    StatusOr<std::unique_ptr<ServerRole>> created =
+        ServerRole::create(spec, "@ps0");
     ASSERT_TRUE(created.isOk()) << created.status().message();
     role = std::move(*created);
     ASSERT_TRUE(role->initialize().isOk());
@@ -85,7 +84,7 @@ protected:
   /// Returns the block's value; no other thread touches it.
   const Tensor &value() const { return spec.store[0].value; }
 
-  ServerSpec spec;
+  ServerProgramSpec spec;
   std::unique_ptr<ServerRole> role;
   std::unique_ptr<ParameterServer> server;
   std::unique_ptr<InProcessTransport> transport;

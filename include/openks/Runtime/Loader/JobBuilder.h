@@ -23,9 +23,11 @@
 
 namespace openks::runtime {
 
-/// Builds the job of the transpiled `module`; the module must verify.
-mlir::FailureOr<JobSpec> buildJob(mlir::ModuleOp module,
-                                  const PlanOptions &options);
+/// Builds the roles `roles` of the job of the transpiled `module`, and the
+/// layout of every server; the module must verify.
+mlir::FailureOr<JobSpec>
+buildJob(mlir::ModuleOp module, const PlanOptions &options,
+         RoleSelection roles = RoleSelection::everything());
 
 } // namespace openks::runtime
 

@@ -259,7 +259,7 @@ TEST_F(JobTest, LoadsIntoEveryLayout) {
   std::optional<JobSpec> saved = layout(2, 1);
   ASSERT_TRUE(saved);
   for (ServerSpec &server : saved->servers)
-    ASSERT_TRUE(server.store.initialize().isOk());
+    ASSERT_TRUE(server.program->store.initialize().isOk());
   ASSERT_TRUE(saveCheckpoint((dir / "saved").string(), *saved, 5).isOk());
   std::map<std::string, std::string> expected = readFiles(dir / "saved");
   for (auto [servers, minBlockSize] :
@@ -287,7 +287,7 @@ std::map<std::string, std::string> loadServerBytes(const std::string &dir,
   StatusOr<CheckpointInfo> info = loadCheckpoint(dir, job);
   EXPECT_TRUE(info.isOk()) << info.status().message();
   for (const ServerSpec &server : job.servers)
-    for (auto &[name, value] : parameterBytes(server.store))
+    for (auto &[name, value] : parameterBytes(server.program->store))
       bytes[server.name + "/" + name] = value;
   return bytes;
 }
@@ -328,14 +328,15 @@ TEST_F(JobTest, GeoCheckpointHoldsTheLastPush) {
   std::optional<JobSpec> initial = loadJob(*job, kBatch);
   ASSERT_TRUE(initial);
   for (ServerSpec &server : initial->servers)
-    ASSERT_TRUE(server.store.initialize().isOk());
+    ASSERT_TRUE(server.program->store.initialize().isOk());
   std::map<std::string, std::string> trained, untrained;
   for (int index = 0; index < (*process)->numServers(); ++index) {
     const ServerSpec &server = (*process)->job().servers[index];
     for (auto &[name, value] :
          parameterBytes((*process)->server(index).role().store()))
       trained[server.name + "/" + name] = value;
-    for (auto &[name, value] : parameterBytes(initial->servers[index].store))
+    for (auto &[name, value] :
+         parameterBytes(initial->servers[index].program->store))
       untrained[server.name + "/" + name] = value;
   }
   std::optional<JobSpec> fresh = loadJob(*job, kBatch);
