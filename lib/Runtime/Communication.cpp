@@ -38,15 +38,20 @@ Status kernels::send(const CommunicationContext *context, BlockAddress to,
   return Status::ok();
 }
 
-Status kernels::recv(const CommunicationContext *context, BlockAddress from,
-                     Tensor &out) {
+Status kernels::recv(const CommunicationContext *context,
+                     const std::vector<BlockAddress> &from,
+                     const std::vector<Tensor *> &out) {
   OPENKS_RETURN_IF_ERROR(checkContext(context));
-  OPENKS_RETURN_IF_ERROR(
-      context->transport->pull(from.server, from.block, out, context->trainer,
-                               Deadline::after(context->timeout)));
+  std::vector<PullRequest> requests;
+  requests.reserve(from.size());
+  for (size_t i = 0; i < from.size(); ++i)
+    requests.push_back({from[i].server, from[i].block, out[i]});
+  OPENKS_RETURN_IF_ERROR(context->transport->pullAll(
+      requests, context->trainer, Deadline::after(context->timeout)));
   if (context->stats) {
-    context->stats->bytesPulled += bytesOf(out);
-    ++context->stats->pulls;
+    for (const Tensor *tensor : out)
+      context->stats->bytesPulled += bytesOf(*tensor);
+    context->stats->pulls += static_cast<int64_t>(out.size());
   }
   return Status::ok();
 }

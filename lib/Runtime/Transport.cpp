@@ -6,9 +6,18 @@
 
 #include "openks/Runtime/Transport.h"
 
+using namespace openks;
 using namespace openks::runtime;
 
 Transport::~Transport() = default;
+
+Status Transport::pullAll(const std::vector<PullRequest> &requests, int trainer,
+                          Deadline deadline) {
+  for (const PullRequest &request : requests)
+    OPENKS_RETURN_IF_ERROR(
+        pull(request.server, request.block, *request.out, trainer, deadline));
+  return Status::ok();
+}
 
 const char *openks::runtime::describeMessageKind(MessageKind kind) {
   switch (kind) {

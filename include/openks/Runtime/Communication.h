@@ -73,9 +73,11 @@ namespace kernels {
 Status send(const CommunicationContext *context, BlockAddress to,
             MessageKind kind, Tensor &value);
 
-/// Pulls the current value of block `from` into `out`.
-Status recv(const CommunicationContext *context, BlockAddress from,
-            Tensor &out);
+/// Pulls the current value of each block of `from` into the tensor of
+/// `out` at the same position, as one batch (Transport::pullAll).
+Status recv(const CommunicationContext *context,
+            const std::vector<BlockAddress> &from,
+            const std::vector<Tensor *> &out);
 
 /// Passes the send barrier of each of `servers`, in order.
 Status sendBarrier(const CommunicationContext *context,

@@ -15,6 +15,13 @@
 // (InProcessTransport.h) hands buffers to ParameterServer objects directly;
 // a gRPC one carries the same calls between processes.
 //
+// The contract is batched and asynchronous, so that a network is not paid
+// per block: a push may return before the server has the value (the
+// transport then owns its buffer), and the pushes of a trainer to a server
+// reach it, in order, before that trainer's next call of another kind to
+// that server (a barrier, a pull, ...), which reports a push that failed.
+// A step's pulls go as one batch, to every server at once (pullAll).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_RUNTIME_TRANSPORT_H
@@ -25,6 +32,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 namespace openks::runtime {
 
@@ -59,15 +67,23 @@ private:
   std::chrono::milliseconds timeout_;
 };
 
+/// One block a batch of pulls fetches, and where its value goes.
+struct PullRequest {
+  int server;
+  int block;
+  Tensor *out;
+};
+
 /// The trainer's side of the servers of one job.
 class Transport {
 public:
   virtual ~Transport();
 
   /// Sends trainer `trainer`'s `kind` message (a gradient or a GEO delta)
-  /// for `block` to `server`. The transport may take `value`'s buffer,
-  /// leaving `value` with a buffer of the same capacity and unspecified
-  /// contents; the caller must not read it afterwards.
+  /// for `block` to `server`, possibly after returning (see above). The
+  /// transport may take `value`'s buffer, leaving `value` with a buffer of
+  /// the same capacity and unspecified contents; the caller must not read
+  /// it afterwards.
   virtual Status push(int server, int block, MessageKind kind, Tensor &value,
                       int trainer, Deadline deadline) = 0;
 
@@ -76,6 +92,12 @@ public:
   /// updates.
   virtual Status pull(int server, int block, Tensor &out, int trainer,
                       Deadline deadline) = 0;
+
+  /// Pulls every block of `requests` as pull() does, the blocks of all
+  /// servers at once, and returns the first failure. This one pulls them
+  /// one after the other; a transport over a network overrides it.
+  virtual Status pullAll(const std::vector<PullRequest> &requests, int trainer,
+                         Deadline deadline);
 
   /// Copies the current value of `block` on `server` into `out` whatever
   /// the server's phase, under the block's lock: what a checkpoint gathers.

@@ -6,8 +6,10 @@
 //
 // ps.send, ps.recv, the barriers and norm reductions become calls of the
 // communication kernels (Communication.h) with their servers, blocks and
-// norms resolved to numbers here, once. On a server, a clip by a shared
-// norm ends the first stage of its update's plan (see Plan.h). A send hands its
+// norms resolved to numbers here, once. Consecutive receives become one
+// call, which pulls their blocks as one batch from every server at once. On
+// a server, a clip by a shared norm ends the first stage of its update's
+// plan (see Plan.h). A send hands its
 // value's buffer to the transport when nothing reads the value afterwards and
 // the buffer is the executor's own; otherwise it sends a copy, so a parameter
 // or a value read later is never given away.
@@ -74,13 +76,22 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
         return call(op, kernels::send, Communication{}, *to,
                     getMessageKind(send.getKind()), Consumed{value});
       })
-      .Case([&](ps::RecvOp recv) -> LogicalResult {
-        FailureOr<BlockAddress> from =
-            (*servers)->getBlock(op, recv.getSource());
-        if (failed(from))
-          return failure();
-        return call(op, kernels::recv, Communication{}, *from,
-                    out(recv.getValue()));
+      .Case([&](ps::RecvOp first) -> LogicalResult {
+        // The receives that follow go in the same batch.
+        std::vector<BlockAddress> from;
+        SmallVector<Value> values;
+        for (Operation *next = first;
+             auto recv = dyn_cast_or_null<ps::RecvOp>(next);
+             next = next->getNextNode()) {
+          FailureOr<BlockAddress> address =
+              (*servers)->getBlock(recv, recv.getSource());
+          if (failed(address))
+            return failure();
+          from.push_back(*address);
+          values.push_back(recv.getValue());
+          batched.insert(recv);
+        }
+        return call(op, kernels::recv, Communication{}, from, out(values));
       })
       .Case([&](ps::SendBarrierOp barrier) -> LogicalResult {
         FailureOr<std::vector<int>> indices = serverList(barrier.getServers());

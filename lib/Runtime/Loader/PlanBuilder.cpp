@@ -420,7 +420,7 @@ FailureOr<Plan> PlanLowering::build(Region &body) {
         writers[*id].push_back(index);
   }
   for (Operation &op : block)
-    if (failed(lower(&op)))
+    if (!batched.contains(&op) && failed(lower(&op)))
       return failure();
   return std::move(builder).build();
 }

@@ -22,6 +22,7 @@
 #include "openks/Runtime/Loader/PlanBuilder.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <optional>
 #include <string>
@@ -105,6 +106,8 @@ private:
   llvm::DenseMap<mlir::Operation *, unsigned> positions;
   /// The positions of the ops that write each parameter.
   llvm::DenseMap<ParameterId, llvm::SmallVector<unsigned>> writers;
+  /// The ops lowered as part of a batch begun by an op before them.
+  llvm::DenseSet<mlir::Operation *> batched;
   std::optional<ServerDirectory> directory;
 };
 
