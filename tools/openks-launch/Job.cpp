@@ -252,20 +252,17 @@ void Job::awaitServers(Clock::time_point now) {
   }
   if (now < *serversDeadline_)
     return;
+  std::string late = fmt::format(
+      "is still running {} s after the last trainer exited", timeout);
   std::optional<Failure> first;
   for (const Process &process : processes_) {
     if (!process.running)
       continue;
-    std::string late =
-        fmt::format("{} (pid {}) is still running {} s after the last "
-                    "trainer exited",
-                    process.role->name(), process.pid, timeout);
-    progress("{}", late);
+    progress("{} (pid {}) {}", process.role->name(), process.pid, late);
     if (!first)
-      first = Failure{fmt::format("{} (pid {}) failed first: it is still "
-                                  "running {} s after the last trainer "
-                                  "exited (--timeout-s)",
-                                  process.role->name(), process.pid, timeout),
+      first = Failure{fmt::format("{} (pid {}) failed first: it {} "
+                                  "(--timeout-s)",
+                                  process.role->name(), process.pid, late),
                       process.role};
   }
   fail(*first, now);
