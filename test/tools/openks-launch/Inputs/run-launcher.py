@@ -16,7 +16,9 @@ import sys
 import threading
 import time
 
-from leftover_roles import kill_leftovers
+# The tests leave nothing behind, not even bytecode in the source tree.
+sys.dont_write_bytecode = True
+from leftover_roles import kill_leftovers  # noqa: E402
 
 LAUNCHER_TIMEOUT = 90
 READY_TIMEOUT = 60
