@@ -29,7 +29,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
 # mlir-opt is Debian's stock one, from LLVM's own bin folder.
 tools = [
-    "openks-opt", "openks-run", "openks-translate", "mlir-opt",
+    "openks-launch", "openks-opt", "openks-run", "openks-translate", "mlir-opt",
     "fleet-train-example",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
