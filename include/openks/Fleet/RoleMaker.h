@@ -144,12 +144,12 @@ private:
 };
 
 /// Returns the role maker the environment calls for: PaddleCloudRoleMaker
-/// when TRAINING_ROLE or PADDLE_PSERVERS_IP_PORT_LIST is set,
-/// TFConfigRoleMaker when TF_CONFIG is set, SlurmRoleMaker when SLURM_PROCID
-/// is set. OPENKS_ROLE_MAKER ("paddlecloud", "tfconfig" or "slurm") picks
-/// one explicitly. Fails when no source is found, when several are and
-/// OPENKS_ROLE_MAKER does not choose, or when OPENKS_ROLE_MAKER is unknown.
-/// The role maker is not generated yet.
+/// when TRAINING_ROLE, PADDLE_TRAINING_ROLE or PADDLE_PSERVERS_IP_PORT_LIST
+/// is set, TFConfigRoleMaker when TF_CONFIG is set, SlurmRoleMaker when
+/// SLURM_PROCID or SLURM_JOB_ID is set. OPENKS_ROLE_MAKER ("paddlecloud",
+/// "tfconfig" or "slurm") picks one explicitly. Fails when no source is found,
+/// when several are and OPENKS_ROLE_MAKER does not choose, or when
+/// OPENKS_ROLE_MAKER is unknown. The role maker is not generated yet.
 StatusOr<std::unique_ptr<RoleMaker>>
 createRoleMakerFromEnvironment(const Environment &environment);
 
