@@ -15,6 +15,8 @@ packages=(
   # LLVM/MLIR 22: libraries, mlir-tblgen, lit, FileCheck, not, split-file.
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libfmt-dev
+  # TF_CONFIG's JSON, read by the Fleet role makers (header-only).
+  nlohmann-json3-dev
   libeigen3-dev
   # Paddle ProgramDesc interop: the protobuf library and protoc.
   libprotobuf-dev protobuf-compiler

@@ -24,6 +24,12 @@ Status Fleet::init(std::shared_ptr<RoleMaker> roleMaker) {
   if (!roleMaker)
     return Status::invalidArgument("Fleet::init needs a role maker");
   OPENKS_RETURN_IF_ERROR(roleMaker->generateRole());
+  // A fleet is a worker or a server; an evaluator has nothing to run.
+  if (roleMaker->isEvaluator())
+    return Status::error(StatusCode::FailedPrecondition,
+                         "Fleet::init: {} says this process is an evaluator, "
+                         "which has nothing to do in a parameter-server job",
+                         roleMaker->describe());
   roleMaker_ = std::move(roleMaker);
   return Status::ok();
 }

@@ -54,7 +54,8 @@ class Fleet {
 public:
   virtual ~Fleet();
 
-  /// Takes `roleMaker` and finds this role from it. Runs once, first.
+  /// Takes `roleMaker` and finds this role from it, a worker or a server
+  /// (an evaluator fails with FailedPrecondition). Runs once, first.
   Status init(std::shared_ptr<RoleMaker> roleMaker);
 
   /// What the role maker says; false or 0 before init.

@@ -1,5 +1,4 @@
-//===- PaddleCloudRoleMaker.h - Roles from PaddleCloud variables -*- C++
-//-*-===//
+//===- PaddleCloudRoleMaker.h - Roles from PaddleCloud ----------*- C++ -*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -13,20 +12,30 @@
 namespace openks::fleet {
 
 /// Paddle's PaddleCloudRoleMaker in parameter-server mode: the role comes
-/// from the variables that Paddle's launch_ps, fleetrun and the
+/// from the variables that Paddle's fleetrun (launch_ps) and the
 /// paddle-operator for Kubernetes set.
 ///
-///   TRAINING_ROLE                 TRAINER or PSERVER
+///   TRAINING_ROLE                 TRAINER or PSERVER; PADDLE_TRAINING_ROLE,
+///                                 which paddle-operator sets too, is the
+///                                 same (they must not disagree)
 ///   PADDLE_PSERVERS_IP_PORT_LIST  host:port of every server, comma
 ///                                 separated, in server order
 ///   PADDLE_TRAINERS_NUM           the number of trainers
-///   PADDLE_TRAINER_ID             (trainers) this trainer's index
-///   POD_IP, PADDLE_PORT           (servers) this server's host and port;
-///                                 its index is that of POD_IP:PADDLE_PORT
-///                                 in the server list
+///   PADDLE_TRAINER_ENDPOINTS      (optional) host:port of every trainer,
+///                                 in trainer order
+///   PADDLE_TRAINER_ID             (trainers) this trainer's index, which
+///                                 gives its endpoint in the trainer list
+///   POD_IP, PADDLE_PORT           this process's host and port: a
+///                                 server's index is that of the endpoint
+///                                 in the server list; a trainer's, when
+///                                 both are set, must be its list entry
+///   PADDLE_CURRENT_ENDPOINT       (optional) this process's endpoint,
+///                                 which must agree with the others
 ///
-/// generateRole() fails naming any missing or malformed variable. No worker
-/// endpoints are known.
+/// Heterogeneous training (TRAINING_ROLE HETER_TRAINER or HETER, or heter
+/// trainer endpoints listed) and Paddle's COORDINATOR role are refused.
+/// generateRole() fails naming any missing, malformed or inconsistent
+/// variable.
 class PaddleCloudRoleMaker : public RoleMaker {
 public:
   explicit PaddleCloudRoleMaker(Environment environment);

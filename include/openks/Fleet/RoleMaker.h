@@ -6,11 +6,12 @@
 //
 // A role maker tells a process of a parameter-server job what it is: a worker
 // (trainer) or a server, its index among them, and the shape of the job (the
-// server endpoints, the number of workers). Each implementation reads this
-// from one source: the caller's arguments, an in-process cluster, or the
-// variables a scheduler sets (PaddleCloud, Kubeflow's TF_CONFIG, Slurm).
-// generateRole() reads and checks; the accessors are valid after it has
-// succeeded. Needs neither MLIR nor LLVM.
+// server endpoints, the number of workers); or that it is an evaluator, a
+// task some schedulers start beside the job that has nothing to do in it.
+// Each implementation reads this from one source: the caller's arguments, an
+// in-process cluster, or the variables a scheduler sets (PaddleCloud,
+// Kubeflow's TF_CONFIG, Slurm). generateRole() reads and checks; the
+// accessors are valid after it has succeeded. Needs neither MLIR nor LLVM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,30 +36,42 @@ enum class Role : uint8_t {
   Worker,
   /// A parameter server: holds blocks of the parameters, runs the optimizer.
   Server,
+  /// A task that takes no part in the job: TF_CONFIG's "evaluator", which
+  /// Kubeflow starts beside the training tasks. It has nothing to do; a
+  /// launcher says so and exits successfully.
+  Evaluator,
 };
 
-/// Returns "worker" or "server".
+/// Returns "worker", "server" or "evaluator".
 const char *roleName(Role role);
 
 /// What a role maker finds out: this process's role and index, and the
-/// shape of its job.
+/// shape of its job. An evaluator's holds only its index.
 struct RoleAssignment {
   /// This process's role.
   Role role = Role::Worker;
-  /// This process's index among the workers or among the servers.
+  /// This process's index among the workers, the servers or the evaluators.
   int index = 0;
-  /// The number of workers.
+  /// The number of workers; 0 for an evaluator.
   int workerNum = 0;
-  /// The server endpoints, host:port, in server order.
+  /// The server endpoints, host:port, in server order; none for an
+  /// evaluator.
   std::vector<std::string> serverEndpoints;
   /// The worker endpoints in worker order, or empty when the source names
   /// none.
   std::vector<std::string> workerEndpoints;
+  /// This process's own endpoint, or "" when the source names none. A
+  /// source may state it apart from the lists (a worker's POD_IP and
+  /// PADDLE_PORT); canonicalize() checks it against this role's entry of
+  /// the lists, and otherwise fills it from that entry.
+  std::string endpoint;
 
   /// Checks the assignment: at least one worker and one server, `index` in
   /// range for `role`, every endpoint well formed and none listed twice (as
-  /// a server, a worker, or both), and either no worker endpoints or one
-  /// per worker. On success the endpoints are in canonical form.
+  /// a server, a worker, or both), either no worker endpoints or one per
+  /// worker, and `endpoint` that of this role when both are known. An
+  /// evaluator's must have a non-negative index and nothing else. On success
+  /// the endpoints are in canonical form and `endpoint` is filled.
   Status canonicalize();
 
   bool operator==(const RoleAssignment &other) const;
@@ -93,15 +106,18 @@ public:
   Role role() const { return assignment().role; }
   bool isWorker() const { return role() == Role::Worker; }
   bool isServer() const { return role() == Role::Server; }
+  /// Returns whether this process is an evaluator, which has nothing to do
+  /// in the job.
+  bool isEvaluator() const { return role() == Role::Evaluator; }
   /// Returns whether this process is worker 0 (which does the chief's work).
   bool isFirstWorker() const { return isWorker() && workerIndex() == 0; }
   /// Returns this worker's index, or -1 on a server.
   int workerIndex() const { return isWorker() ? assignment().index : -1; }
-  /// Returns the number of workers.
+  /// Returns the number of workers; 0 on an evaluator.
   int workerNum() const { return assignment().workerNum; }
   /// Returns this server's index, or -1 on a worker.
   int serverIndex() const { return isServer() ? assignment().index : -1; }
-  /// Returns the number of servers.
+  /// Returns the number of servers; 0 on an evaluator.
   int serverNum() const {
     return static_cast<int>(assignment().serverEndpoints.size());
   }
@@ -115,8 +131,8 @@ public:
     return assignment().workerEndpoints;
   }
   /// Returns this process's endpoint: a server's own, a worker's when the
-  /// source names worker endpoints, else "".
-  std::string currentEndpoint() const;
+  /// source names it, else "".
+  const std::string &currentEndpoint() const { return assignment().endpoint; }
 
 protected:
   /// Reads the role from this role maker's source. The result need not be
@@ -128,12 +144,12 @@ private:
 };
 
 /// Returns the role maker the environment calls for: PaddleCloudRoleMaker
-/// when TRAINING_ROLE or PADDLE_PSERVERS_IP_PORT_LIST is set,
-/// TFConfigRoleMaker when TF_CONFIG is set, SlurmRoleMaker when SLURM_PROCID
-/// is set. OPENKS_ROLE_MAKER ("paddlecloud", "tfconfig" or "slurm") picks
-/// one explicitly. Fails when no source is found, when several are and
-/// OPENKS_ROLE_MAKER does not choose, or when OPENKS_ROLE_MAKER is unknown.
-/// The role maker is not generated yet.
+/// when TRAINING_ROLE, PADDLE_TRAINING_ROLE or PADDLE_PSERVERS_IP_PORT_LIST
+/// is set, TFConfigRoleMaker when TF_CONFIG is set, SlurmRoleMaker when
+/// SLURM_PROCID or SLURM_JOB_ID is set. OPENKS_ROLE_MAKER ("paddlecloud",
+/// "tfconfig" or "slurm") picks one explicitly. Fails when no source is found,
+/// when several are and OPENKS_ROLE_MAKER does not choose, or when
+/// OPENKS_ROLE_MAKER is unknown. The role maker is not generated yet.
 StatusOr<std::unique_ptr<RoleMaker>>
 createRoleMakerFromEnvironment(const Environment &environment);
 

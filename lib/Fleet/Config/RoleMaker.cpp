@@ -16,10 +16,33 @@ using namespace openks;
 using namespace openks::fleet;
 
 const char *fleet::roleName(Role role) {
-  return role == Role::Worker ? "worker" : "server";
+  switch (role) {
+  case Role::Worker:
+    return "worker";
+  case Role::Server:
+    return "server";
+  case Role::Evaluator:
+    return "evaluator";
+  }
+  return "unknown";
+}
+
+/// Checks an evaluator's assignment, which holds only its index.
+static Status checkEvaluator(const RoleAssignment &assignment) {
+  if (assignment.index < 0)
+    return Status::outOfRange("evaluator index {} is negative",
+                              assignment.index);
+  if (assignment.workerNum != 0 || !assignment.serverEndpoints.empty() ||
+      !assignment.workerEndpoints.empty() || !assignment.endpoint.empty())
+    return Status::invalidArgument(
+        "an evaluator takes no part in the job, so its role names no "
+        "workers, servers or endpoint");
+  return Status::ok();
 }
 
 Status RoleAssignment::canonicalize() {
+  if (role == Role::Evaluator)
+    return checkEvaluator(*this);
   if (workerNum < 1)
     return Status::invalidArgument("a job needs at least 1 worker, got {}",
                                    workerNum);
@@ -52,8 +75,31 @@ Status RoleAssignment::canonicalize() {
             "endpoint '{}' is both a server's and a worker's", endpoint);
     workers = std::move(*canonical);
   }
+
+  // This process's own endpoint: the lists' entry, and the stated one when
+  // the source gives it too.
+  std::string listed = role == Role::Server ? (*servers)[index]
+                       : workers.empty()    ? ""
+                                            : workers[index];
+  if (!endpoint.empty()) {
+    StatusOr<Endpoint> own = parseEndpoint(endpoint);
+    if (!own)
+      return own.status().withContext(
+          fmt::format("this {}'s own endpoint", roleName(role)));
+    std::string stated = own->str();
+    if (!listed.empty() && stated != listed)
+      return Status::invalidArgument(
+          "this {}'s own endpoint '{}' is not {} {}'s in the list, '{}'",
+          roleName(role), endpoint, roleName(role), index, listed);
+    if (role == Role::Worker &&
+        std::find(servers->begin(), servers->end(), stated) != servers->end())
+      return Status::invalidArgument(
+          "endpoint '{}' is both a server's and a worker's", stated);
+    listed = std::move(stated);
+  }
   serverEndpoints = std::move(*servers);
   workerEndpoints = std::move(workers);
+  endpoint = std::move(listed);
   return Status::ok();
 }
 
@@ -61,7 +107,7 @@ bool RoleAssignment::operator==(const RoleAssignment &other) const {
   return role == other.role && index == other.index &&
          workerNum == other.workerNum &&
          serverEndpoints == other.serverEndpoints &&
-         workerEndpoints == other.workerEndpoints;
+         workerEndpoints == other.workerEndpoints && endpoint == other.endpoint;
 }
 
 RoleMaker::~RoleMaker() = default;
@@ -87,13 +133,4 @@ const RoleAssignment &RoleMaker::assignment() const {
     std::abort();
   }
   return *assignment_;
-}
-
-std::string RoleMaker::currentEndpoint() const {
-  const RoleAssignment &current = assignment();
-  if (current.role == Role::Server)
-    return current.serverEndpoints[current.index];
-  if (current.workerEndpoints.empty())
-    return "";
-  return current.workerEndpoints[current.index];
 }

@@ -22,24 +22,26 @@ namespace {
 /// variables that show it is present (unused slots are null).
 struct Source {
   const char *name;
-  const char *variables[2];
+  const char *variables[3];
   std::unique_ptr<RoleMaker> (*create)(const Environment &);
 };
 } // namespace
 
 static const Source kSources[] = {
     {"paddlecloud",
-     {"TRAINING_ROLE", "PADDLE_PSERVERS_IP_PORT_LIST"},
+     {"TRAINING_ROLE", "PADDLE_TRAINING_ROLE", "PADDLE_PSERVERS_IP_PORT_LIST"},
      [](const Environment &environment) -> std::unique_ptr<RoleMaker> {
        return std::make_unique<PaddleCloudRoleMaker>(environment);
      }},
     {"tfconfig",
-     {"TF_CONFIG", nullptr},
+     {"TF_CONFIG", nullptr, nullptr},
      [](const Environment &environment) -> std::unique_ptr<RoleMaker> {
        return std::make_unique<TFConfigRoleMaker>(environment);
      }},
     {"slurm",
-     {"SLURM_PROCID", nullptr},
+     // SLURM_JOB_ID alone is a batch script or salloc's shell, which the
+     // Slurm role maker refuses with a hint to use srun.
+     {"SLURM_PROCID", "SLURM_JOB_ID", nullptr},
      [](const Environment &environment) -> std::unique_ptr<RoleMaker> {
        return std::make_unique<SlurmRoleMaker>(environment);
      }},

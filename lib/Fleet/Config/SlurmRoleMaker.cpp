@@ -6,6 +6,9 @@
 
 #include "openks/Fleet/SlurmRoleMaker.h"
 
+#include <cstdint>
+#include <limits>
+
 using namespace openks;
 using namespace openks::fleet;
 
@@ -166,6 +169,31 @@ fleet::expandSlurmTasksPerNode(const std::string &text, size_t maxNodes) {
   return counts;
 }
 
+StatusOr<std::vector<int>> fleet::expandSlurmPortList(const std::string &text) {
+  std::vector<int> ports;
+  for (const std::string &item : splitOutsideBrackets(text)) {
+    // "N" or "N-M".
+    size_t dash = item.find('-');
+    std::string low = item.substr(0, dash);
+    std::string high = dash == std::string::npos ? low : item.substr(dash + 1);
+    if (!isShortNumber(low) || !isShortNumber(high))
+      return Status::invalidArgument(
+          "port list '{}' has the item '{}'; expected a port or a range like "
+          "12000-12003",
+          text, item);
+    int first = std::stoi(low), last = std::stoi(high);
+    if (first < 1 || last > 65535 || first > last ||
+        (!ports.empty() && first <= ports.back()))
+      return Status::invalidArgument(
+          "port list '{}' has the item '{}'; expected ports from 1 to 65535 "
+          "in increasing order",
+          text, item);
+    for (int port = first; port <= last; ++port)
+      ports.push_back(port);
+  }
+  return ports;
+}
+
 //===----------------------------------------------------------------------===//
 // SlurmRoleMaker
 //===----------------------------------------------------------------------===//
@@ -216,30 +244,175 @@ static StatusOr<int64_t> setting(const Environment &environment,
       variable);
 }
 
+/// Slurm's ids of the steps that are not an srun's (slurm.h), which it
+/// prints as signed numbers ("%d") or unsigned ones.
+static constexpr int64_t kMaxNormalStep = 0xfffffff0;
+static constexpr int64_t kBatchStep = 0xfffffffb;
+static constexpr int64_t kInteractiveStep = 0xfffffffa;
+
+/// Fails unless this process is a task of a job step that srun started:
+/// Slurm sets SLURM_PROCID in a batch script too (its batch step) and
+/// SLURM_JOB_ID in salloc's shell, where SLURM_PROCID would be 0 for every
+/// process started by hand.
+static Status requireSrunStep(const Environment &environment) {
+  std::string variable =
+      firstSet(environment, {"SLURM_STEP_ID", "SLURM_STEPID"});
+  if (!environment.has(variable)) {
+    if (std::optional<std::string> job = environment.get("SLURM_JOB_ID"))
+      return Status::invalidArgument(
+          "this process is in Slurm job {} (SLURM_JOB_ID) but in no job "
+          "step (SLURM_STEP_ID is not set): start every role with srun, e.g. "
+          "'srun --multi-prog roles.conf' in the batch script",
+          *job);
+    return Status::ok();
+  }
+  StatusOr<int64_t> id =
+      environment.requireInteger(variable, std::numeric_limits<int32_t>::min(),
+                                 std::numeric_limits<uint32_t>::max());
+  if (!id)
+    return id.status();
+  int64_t step = *id < 0 ? *id + (int64_t(1) << 32) : *id;
+  if (step <= kMaxNormalStep)
+    return Status::ok();
+  const char *which = "a step of Slurm's own, not a step of srun";
+  if (step == kBatchStep)
+    which = "the batch step: this process is the batch script, not a task "
+            "of srun";
+  else if (step == kInteractiveStep)
+    which = "salloc's interactive step, not a step of srun";
+  return Status::invalidArgument(
+      "environment variable {} is {}, {}; start every role with srun, e.g. "
+      "'srun --multi-prog roles.conf' in the batch script",
+      variable, *environment.get(variable), which);
+}
+
+namespace {
+/// Where the block layout puts a task.
+struct Placement {
+  /// The node's index in the step's node list, and its name.
+  int64_t node;
+  std::string nodeName;
+  /// The task's rank among the tasks of its node.
+  int64_t local;
+  /// The ranks of the node's tasks: firstRank to firstRank + count - 1.
+  int64_t firstRank;
+  int64_t count;
+};
+} // namespace
+
+/// Returns the ranks in SLURM_GTIDS ("0,1,2"), or nothing when malformed.
+static std::optional<std::vector<int64_t>> parseRanks(const std::string &text) {
+  std::vector<int64_t> ranks;
+  for (const std::string &item : splitOutsideBrackets(text)) {
+    if (!isShortNumber(item))
+      return std::nullopt;
+    ranks.push_back(std::stoi(item));
+  }
+  return ranks;
+}
+
+/// Fails when the variables srun gives each task place task `rank`
+/// elsewhere than `expected`, the block layout: srun's cyclic, plane and
+/// arbitrary distributions, and a topology-ordered one, lay tasks out
+/// otherwise.
+static Status checkPlacement(const Environment &environment, int64_t rank,
+                             const Placement &expected) {
+  std::string found;
+  if (std::optional<std::string> node = environment.get("SLURM_NODEID")) {
+    StatusOr<int64_t> id =
+        environment.requireInteger("SLURM_NODEID", 0, kMaxTasks);
+    if (!id)
+      return id.status();
+    if (*id != expected.node)
+      found = fmt::format("SLURM_NODEID is {}", *node);
+  }
+  if (std::optional<std::string> name = environment.get("SLURMD_NODENAME");
+      found.empty() && name && *name != expected.nodeName)
+    found = fmt::format("SLURMD_NODENAME is {}", *name);
+  if (std::optional<std::string> local = environment.get("SLURM_LOCALID");
+      found.empty() && local) {
+    StatusOr<int64_t> id =
+        environment.requireInteger("SLURM_LOCALID", 0, kMaxTasks);
+    if (!id)
+      return id.status();
+    if (*id != expected.local)
+      found = fmt::format("SLURM_LOCALID is {}", *local);
+  }
+  if (std::optional<std::string> ranks = environment.get("SLURM_GTIDS");
+      found.empty() && ranks) {
+    std::optional<std::vector<int64_t>> list = parseRanks(*ranks);
+    if (!list)
+      return Status::invalidArgument(
+          "environment variable SLURM_GTIDS is '{}', not a comma-separated "
+          "list of task ranks",
+          *ranks);
+    std::vector<int64_t> block;
+    for (int64_t i = 0; i < expected.count; ++i)
+      block.push_back(expected.firstRank + i);
+    if (*list != block)
+      found = fmt::format("SLURM_GTIDS is {}", *ranks);
+  }
+  if (found.empty())
+    return Status::ok();
+  std::string ranks =
+      expected.count == 1
+          ? std::to_string(expected.firstRank)
+          : fmt::format("{}-{}", expected.firstRank,
+                        expected.firstRank + expected.count - 1);
+  std::string distribution;
+  if (std::optional<std::string> value = environment.get("SLURM_DISTRIBUTION"))
+    distribution = fmt::format(" (SLURM_DISTRIBUTION is {})", *value);
+  return Status::invalidArgument(
+      "environment variable {}, but the block layout the role maker assumes "
+      "puts task {} on node {} (node {}) as its task {} of tasks {}: srun "
+      "laid the tasks out otherwise{}; run srun with --distribution=block",
+      found, rank, expected.nodeName, expected.node, expected.local, ranks,
+      distribution);
+}
+
 StatusOr<RoleAssignment> SlurmRoleMaker::readRole() const {
+  OPENKS_RETURN_IF_ERROR(requireSrunStep(environment_));
+  // srun sets both; SLURM_NTASKS keeps the job's count under --preserve-env.
+  std::string taskVariable =
+      firstSet(environment_, {"SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"});
   StatusOr<int64_t> tasks =
-      environment_.requireInteger("SLURM_NTASKS", 1, kMaxTasks);
+      environment_.requireInteger(taskVariable, 1, kMaxTasks);
   if (!tasks)
     return tasks.status();
   if (*tasks < 2)
     return Status::invalidArgument(
-        "environment variable SLURM_NTASKS is {}, but a job needs at least 2 "
-        "tasks (a server and a worker)",
-        *tasks);
+        "environment variable {} is {}, but a job needs at least 2 tasks (a "
+        "server and a worker)",
+        taskVariable, *tasks);
   StatusOr<int64_t> rank =
       environment_.requireInteger("SLURM_PROCID", 0, kMaxTasks);
   if (!rank)
     return rank.status();
   if (*rank >= *tasks)
     return Status::outOfRange(
-        "environment variable SLURM_PROCID is {}, but SLURM_NTASKS is {}",
-        *rank, *tasks);
+        "environment variable SLURM_PROCID is {}, but {} is {}", *rank,
+        taskVariable, *tasks);
   StatusOr<int64_t> servers =
       setting(environment_, serverNum_, "the number of servers",
               "OPENKS_SLURM_SERVERS", std::nullopt, 1, *tasks - 1);
   if (!servers)
     return servers.status().withContext(
-        fmt::format("with SLURM_NTASKS={}", *tasks));
+        fmt::format("with {}={}", taskVariable, *tasks));
+
+  // The ports of each node's tasks: from the base port when one is given,
+  // else those srun reserved (--resv-ports, or MpiParams=ports), else from
+  // the default base port.
+  std::vector<int> reserved;
+  std::optional<std::string> reservedList =
+      environment_.get("SLURM_STEP_RESV_PORTS");
+  bool baseGiven = basePort_ || environment_.has("OPENKS_SLURM_BASE_PORT");
+  if (reservedList && !baseGiven) {
+    StatusOr<std::vector<int>> ports = expandSlurmPortList(*reservedList);
+    if (!ports)
+      return ports.status().withContext(
+          "environment variable SLURM_STEP_RESV_PORTS");
+    reserved = std::move(*ports);
+  }
   StatusOr<int64_t> basePort =
       setting(environment_, basePort_, "the base port",
               "OPENKS_SLURM_BASE_PORT", kDefaultBasePort, 1, 65535);
@@ -271,10 +444,10 @@ StatusOr<RoleAssignment> SlurmRoleMaker::readRole() const {
       sum += count;
     if (counts->size() != nodes->size() || sum != *tasks)
       return Status::invalidArgument(
-          "environment variable {} gives {} tasks on {} nodes, but "
-          "SLURM_NTASKS is {} and {} lists {} nodes",
-          countVariable, sum, counts->size(), *tasks, nodeVariable,
-          nodes->size());
+          "environment variable {} gives {} tasks on {} nodes, but {} is {} "
+          "and {} lists {} nodes",
+          countVariable, sum, counts->size(), taskVariable, *tasks,
+          nodeVariable, nodes->size());
     perNode.assign(counts->begin(), counts->end());
   } else {
     // Slurm's block distribution: balanced, the first nodes one task more.
@@ -283,18 +456,31 @@ StatusOr<RoleAssignment> SlurmRoleMaker::readRole() const {
       perNode.push_back(*tasks / nodeCount + (node < *tasks % nodeCount));
   }
 
-  // Task t runs on the node whose block holds t; its port is the base port
-  // plus its rank on that node.
+  // Task t runs on the node whose block holds t; its port is the one of its
+  // rank on that node.
   std::vector<std::string> endpoints;
-  for (size_t node = 0; node < nodes->size(); ++node)
+  std::optional<Placement> self;
+  for (size_t node = 0; node < nodes->size(); ++node) {
+    int64_t firstRank = static_cast<int64_t>(endpoints.size());
+    if (!reserved.empty() &&
+        perNode[node] > static_cast<int64_t>(reserved.size()))
+      return Status::invalidArgument(
+          "environment variable SLURM_STEP_RESV_PORTS ('{}') reserves {} "
+          "ports, but node {} runs {} tasks",
+          *reservedList, reserved.size(), (*nodes)[node], perNode[node]);
     for (int64_t local = 0; local < perNode[node]; ++local) {
-      if (*basePort + local > 65535)
+      if (reserved.empty() && *basePort + local > 65535)
         return Status::outOfRange(
             "task {} is task {} on node {}: base port {} + {} is above 65535",
             endpoints.size(), local, (*nodes)[node], *basePort, local);
-      endpoints.push_back(
-          fmt::format("{}:{}", (*nodes)[node], *basePort + local));
+      if (firstRank + local == *rank)
+        self = Placement{static_cast<int64_t>(node), (*nodes)[node], local,
+                         firstRank, perNode[node]};
+      int64_t port = reserved.empty() ? *basePort + local : reserved[local];
+      endpoints.push_back(fmt::format("{}:{}", (*nodes)[node], port));
     }
+  }
+  OPENKS_RETURN_IF_ERROR(checkPlacement(environment_, *rank, *self));
 
   RoleAssignment assignment;
   bool isServer = *rank < *servers;

@@ -11,7 +11,9 @@
 
 #include "gtest/gtest.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace openks::fleet::testing {
 
@@ -33,17 +35,34 @@ inline RoleAssignment generate(RoleMaker &maker) {
   return status ? maker.assignment() : RoleAssignment();
 }
 
-/// Returns a worker or server assignment with `workerEndpoints`.
+/// Returns a worker or server assignment with `workerEndpoints`, whose own
+/// endpoint is `endpoint`, or by default its entry of the lists (as
+/// RoleAssignment::canonicalize fills it).
 inline RoleAssignment
 makeAssignment(Role role, int index, int workerNum,
                std::vector<std::string> serverEndpoints,
-               std::vector<std::string> workerEndpoints = {}) {
+               std::vector<std::string> workerEndpoints = {},
+               std::optional<std::string> endpoint = std::nullopt) {
   RoleAssignment result;
   result.role = role;
   result.index = index;
   result.workerNum = workerNum;
+  if (endpoint)
+    result.endpoint = *endpoint;
+  else if (role == Role::Server)
+    result.endpoint = serverEndpoints.at(index);
+  else if (!workerEndpoints.empty())
+    result.endpoint = workerEndpoints.at(index);
   result.serverEndpoints = std::move(serverEndpoints);
   result.workerEndpoints = std::move(workerEndpoints);
+  return result;
+}
+
+/// Returns the assignment of evaluator `index`.
+inline RoleAssignment makeEvaluator(int index) {
+  RoleAssignment result;
+  result.role = Role::Evaluator;
+  result.index = index;
   return result;
 }
 

@@ -59,6 +59,15 @@ TEST(RoleMakerFromEnvironmentTest, PicksTheScheduler) {
   EXPECT_EQ(chosen({{"PADDLE_PSERVERS_IP_PORT_LIST", "a:1"}}),
             "generate: PaddleCloud role maker: environment variable "
             "TRAINING_ROLE is not set");
+  // paddle-operator's other name of the role is evidence too.
+  Variables synonym = kPaddleCloud;
+  synonym.erase("TRAINING_ROLE");
+  synonym.erase("PADDLE_PSERVERS_IP_PORT_LIST");
+  synonym["PADDLE_TRAINING_ROLE"] = "TRAINER";
+  EXPECT_EQ(chosen(synonym),
+            "generate: PaddleCloud role maker "
+            "(PADDLE_TRAINING_ROLE=TRAINER): environment "
+            "variable PADDLE_PSERVERS_IP_PORT_LIST is not set");
 }
 
 // Tests the errors for no scheduler and for several.
@@ -78,6 +87,12 @@ TEST(RoleMakerFromEnvironmentTest, RefusesNoneAndSeveral) {
             "or slurm to choose");
   EXPECT_NE(chosen(merged({kTFConfig, kSlurm})).find("tfconfig (TF_CONFIG)"),
             std::string::npos);
+  // A PaddleCloud-style launcher inside a Slurm job.
+  EXPECT_EQ(chosen(merged({kPaddleCloud, {{"SLURM_JOB_ID", "7"}}})),
+            "error: the environment describes more than one cluster: "
+            "paddlecloud (TRAINING_ROLE, PADDLE_PSERVERS_IP_PORT_LIST), slurm "
+            "(SLURM_JOB_ID); set OPENKS_ROLE_MAKER to paddlecloud, tfconfig "
+            "or slurm to choose");
 }
 
 // Tests that OPENKS_ROLE_MAKER chooses, even against the evidence.

@@ -66,6 +66,76 @@ TEST(RoleMakerTest, AnswersQueriesForEachRole) {
   EXPECT_EQ(server.currentEndpoint(), "10.0.0.2:6170");
   EXPECT_STREQ(roleName(Role::Server), "server");
   EXPECT_STREQ(roleName(Role::Worker), "worker");
+  EXPECT_STREQ(roleName(Role::Evaluator), "evaluator");
+}
+
+// Tests that an evaluator is neither worker nor server, has no job, and
+// that its role holds nothing but an index.
+TEST(RoleMakerTest, AnEvaluatorHasNoPart) {
+  CountingRoleMaker evaluator;
+  evaluator.next = makeEvaluator(2);
+  ASSERT_EQ(generateError(evaluator), "");
+  EXPECT_TRUE(evaluator.isEvaluator());
+  EXPECT_FALSE(evaluator.isWorker());
+  EXPECT_FALSE(evaluator.isServer());
+  EXPECT_FALSE(evaluator.isFirstWorker());
+  EXPECT_EQ(evaluator.role(), Role::Evaluator);
+  EXPECT_EQ(evaluator.workerIndex(), -1);
+  EXPECT_EQ(evaluator.serverIndex(), -1);
+  EXPECT_EQ(evaluator.workerNum(), 0);
+  EXPECT_EQ(evaluator.serverNum(), 0);
+  EXPECT_EQ(evaluator.currentEndpoint(), "");
+  EXPECT_EQ(evaluator.assignment().index, 2);
+
+  RoleAssignment negative = makeEvaluator(-1);
+  EXPECT_EQ(negative.canonicalize().message(),
+            "evaluator index -1 is negative");
+  RoleAssignment shaped = makeEvaluator(0);
+  shaped.serverEndpoints = kServers;
+  EXPECT_EQ(shaped.canonicalize().message(),
+            "an evaluator takes no part in the job, so its role names no "
+            "workers, servers or endpoint");
+  UserDefinedRoleMaker defined(0, Role::Evaluator, 1, kServers);
+  EXPECT_EQ(generateError(defined),
+            "user-defined role maker (evaluator 0): an evaluator takes no part "
+            "in the job, so its role names no workers, servers or endpoint");
+}
+
+// Tests that a role's own endpoint, when its source states it, is checked
+// against the lists, and that it is filled from them otherwise.
+TEST(RoleMakerTest, ChecksTheOwnEndpoint) {
+  RoleAssignment server = makeAssignment(Role::Server, 1, 1, kServers, {}, "");
+  ASSERT_TRUE(server.canonicalize().isOk());
+  EXPECT_EQ(server.endpoint, "10.0.0.2:6170");
+  RoleAssignment stated =
+      makeAssignment(Role::Worker, 1, 2, kServers, {"w0:1", "w1:2"}, "W1:02");
+  ASSERT_TRUE(stated.canonicalize().isOk());
+  EXPECT_EQ(stated.endpoint, "w1:2");
+  RoleAssignment alone =
+      makeAssignment(Role::Worker, 0, 2, kServers, {}, "W0:01");
+  ASSERT_TRUE(alone.canonicalize().isOk());
+  EXPECT_EQ(alone.endpoint, "w0:1");
+  EXPECT_TRUE(alone.workerEndpoints.empty());
+
+  RoleAssignment other =
+      makeAssignment(Role::Worker, 1, 2, kServers, {"w0:1", "w1:2"}, "w0:1");
+  EXPECT_EQ(other.canonicalize().message(),
+            "this worker's own endpoint 'w0:1' is not worker 1's in the list, "
+            "'w1:2'");
+  RoleAssignment otherServer =
+      makeAssignment(Role::Server, 0, 1, kServers, {}, "10.0.0.2:6170");
+  EXPECT_EQ(otherServer.canonicalize().message(),
+            "this server's own endpoint '10.0.0.2:6170' is not server 0's in "
+            "the list, '10.0.0.1:6170'");
+  RoleAssignment aServer =
+      makeAssignment(Role::Worker, 0, 1, kServers, {}, "10.0.0.2:6170");
+  EXPECT_EQ(aServer.canonicalize().message(),
+            "endpoint '10.0.0.2:6170' is both a server's and a worker's");
+  RoleAssignment malformed =
+      makeAssignment(Role::Worker, 0, 1, kServers, {}, "w0");
+  EXPECT_EQ(malformed.canonicalize().message(),
+            "this worker's own endpoint: endpoint 'w0' must have the form "
+            "host:port");
 }
 
 // Tests the checks of Paddle's UserDefinedRoleMaker, and that a worker's

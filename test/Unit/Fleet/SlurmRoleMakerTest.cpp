@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Host lists and task counts in the forms Slurm writes them, the block
-// layout of tasks over nodes, and broken environments.
+// Host lists, task counts and port lists in the forms Slurm writes them,
+// the block layout of tasks over nodes, what srun tells each task of its
+// place and ports, the batch script of docs/Deploy.md, and broken
+// environments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -216,6 +218,235 @@ TEST(SlurmRoleMakerTest, RefusesBrokenEnvironments) {
             "task 2 is task 2 on node n: base port 65534 + 2 is above 65535");
   EXPECT_EQ(errorOf(slurm(0, 2, "n_1,[1-2]"), 1),
             "endpoint '1:6170' has an invalid host '1'");
+}
+
+// Tests the port lists of SLURM_STEP_RESV_PORTS.
+TEST(SlurmRoleMakerTest, ExpandsPortLists) {
+  StatusOr<std::vector<int>> ports = expandSlurmPortList("12000-12002,12005");
+  ASSERT_TRUE(ports.isOk()) << ports.status().message();
+  EXPECT_EQ(*ports, (std::vector<int>{12000, 12001, 12002, 12005}));
+  EXPECT_EQ(*expandSlurmPortList("7"), std::vector<int>{7});
+  EXPECT_EQ(expandSlurmPortList("12000-").status().message(),
+            "port list '12000-' has the item '12000-'; expected a port or a "
+            "range like 12000-12003");
+  EXPECT_EQ(expandSlurmPortList("[12000-12001]").status().message(),
+            "port list '[12000-12001]' has the item '[12000-12001]'; expected "
+            "a port or a range like 12000-12003");
+  for (const char *text :
+       {"0", "65536", "12001-12000", "12000,12000", "12005,12001-12002"}) {
+    SCOPED_TRACE(text);
+    EXPECT_EQ(expandSlurmPortList(text).status().message(),
+              fmt::format(
+                  "port list '{}' has the item '{}'; expected ports "
+                  "from 1 to 65535 in increasing order",
+                  text,
+                  std::string(text).substr(std::string(text).rfind(',') + 1)));
+  }
+  EXPECT_FALSE(expandSlurmPortList("").isOk());
+}
+
+/// What srun gives task `rank` of the step `srun -n TASKS` with the block
+/// layout `perNode` (tasks per node) over the nodes n1, n2, ...: its place
+/// and the step's shape.
+Variables srunTask(int rank, std::vector<int> perNode) {
+  int node = 0, first = 0;
+  while (rank >= first + perNode[node])
+    first += perNode[node++];
+  std::string ranks, counts;
+  for (int i = first; i < first + perNode[node]; ++i)
+    ranks += (i == first ? "" : ",") + std::to_string(i);
+  int tasks = 0;
+  for (size_t i = 0; i < perNode.size(); ++i) {
+    tasks += perNode[i];
+    counts += (i ? "," : "") + std::to_string(perNode[i]);
+  }
+  return {{"SLURM_JOB_ID", "4242"},
+          {"SLURM_STEP_ID", "0"},
+          {"SLURM_PROCID", std::to_string(rank)},
+          {"SLURM_LOCALID", std::to_string(rank - first)},
+          {"SLURM_NODEID", std::to_string(node)},
+          {"SLURMD_NODENAME", "n" + std::to_string(node + 1)},
+          {"SLURM_GTIDS", ranks},
+          {"SLURM_NTASKS", std::to_string(tasks)},
+          {"SLURM_STEP_NUM_TASKS", std::to_string(tasks)},
+          {"SLURM_STEP_NODELIST", fmt::format("n[1-{}]", perNode.size())},
+          {"SLURM_STEP_TASKS_PER_NODE", counts},
+          {"SLURM_DISTRIBUTION", "block"},
+          {"OPENKS_SLURM_SERVERS", "1"}};
+}
+
+// Tests that a task srun placed elsewhere than the block layout says is
+// refused, by whichever of srun's variables shows it.
+TEST(SlurmRoleMakerTest, RefusesAnotherDistribution) {
+  for (int rank = 0; rank < 4; ++rank)
+    EXPECT_EQ(errorOf(srunTask(rank, {2, 2}), std::nullopt), "");
+
+  // srun --distribution=cyclic puts tasks 0 and 2 on n1, 1 and 3 on n2.
+  Variables cyclic = srunTask(1, {2, 2});
+  cyclic["SLURM_NODEID"] = "1";
+  cyclic["SLURMD_NODENAME"] = "n2";
+  cyclic["SLURM_LOCALID"] = "0";
+  cyclic["SLURM_GTIDS"] = "1,3";
+  cyclic["SLURM_DISTRIBUTION"] = "cyclic";
+  std::string layout = "but the block layout the role maker assumes puts "
+                       "task 1 on node n1 (node 0) as its task 1 of tasks "
+                       "0-1: srun laid the tasks out otherwise "
+                       "(SLURM_DISTRIBUTION is cyclic); run srun with "
+                       "--distribution=block";
+  EXPECT_EQ(errorOf(cyclic, std::nullopt),
+            "environment variable SLURM_NODEID is 1, " + layout);
+  cyclic.erase("SLURM_NODEID");
+  EXPECT_EQ(errorOf(cyclic, std::nullopt),
+            "environment variable SLURMD_NODENAME is n2, " + layout);
+  cyclic.erase("SLURMD_NODENAME");
+  EXPECT_EQ(errorOf(cyclic, std::nullopt),
+            "environment variable SLURM_LOCALID is 0, " + layout);
+  cyclic.erase("SLURM_LOCALID");
+  EXPECT_EQ(errorOf(cyclic, std::nullopt),
+            "environment variable SLURM_GTIDS is 1,3, " + layout);
+  // Task 0 is where the block layout says, but not its neighbours.
+  Variables first = srunTask(0, {2, 2});
+  first["SLURM_GTIDS"] = "0,2";
+  first.erase("SLURM_DISTRIBUTION");
+  EXPECT_EQ(errorOf(first, std::nullopt),
+            "environment variable SLURM_GTIDS is 0,2, but the block layout "
+            "the role maker assumes puts task 0 on node n1 (node 0) as its "
+            "task 0 of tasks 0-1: srun laid the tasks out otherwise; run srun "
+            "with --distribution=block");
+
+  Variables broken = srunTask(0, {2, 2});
+  broken["SLURM_NODEID"] = "one";
+  EXPECT_EQ(errorOf(broken, std::nullopt),
+            "environment variable SLURM_NODEID is 'one', not a decimal "
+            "integer");
+  broken = srunTask(0, {2, 2});
+  broken["SLURM_GTIDS"] = "0,,1";
+  EXPECT_EQ(errorOf(broken, std::nullopt),
+            "environment variable SLURM_GTIDS is '0,,1', not a comma-separated "
+            "list of task ranks");
+}
+
+// Tests that only a task of an srun step has a role: not the batch script
+// (Slurm's batch step), salloc's shell or its interactive step.
+TEST(SlurmRoleMakerTest, RefusesProcessesSrunDidNotStart) {
+  std::string hint = "start every role with srun, e.g. 'srun --multi-prog "
+                     "roles.conf' in the batch script";
+  // What a batch script of `sbatch -N2 -n4` sees.
+  Variables batch = {{"SLURM_JOB_ID", "4242"},
+                     {"SLURM_PROCID", "0"},
+                     {"SLURM_LOCALID", "0"},
+                     {"SLURM_NODEID", "0"},
+                     {"SLURM_NTASKS", "4"},
+                     {"SLURM_JOB_NODELIST", "n[1-2]"},
+                     {"SLURM_TASKS_PER_NODE", "2(x2)"},
+                     {"OPENKS_SLURM_SERVERS", "2"}};
+  EXPECT_EQ(errorOf(batch, std::nullopt),
+            "this process is in Slurm job 4242 (SLURM_JOB_ID) but in no job "
+            "step (SLURM_STEP_ID is not set): " +
+                hint);
+  for (const char *id : {"-5", "4294967291"}) {
+    batch["SLURM_STEP_ID"] = id;
+    EXPECT_EQ(errorOf(batch, std::nullopt),
+              fmt::format("environment variable SLURM_STEP_ID is {}, the "
+                          "batch step: this process is the batch script, not "
+                          "a task of srun; {}",
+                          id, hint));
+  }
+  batch.erase("SLURM_STEP_ID");
+  batch["SLURM_STEPID"] = "4294967290";
+  EXPECT_EQ(errorOf(batch, std::nullopt),
+            "environment variable SLURM_STEPID is 4294967290, salloc's "
+            "interactive step, not a step of srun; " +
+                hint);
+  batch["SLURM_STEPID"] = "-4";
+  EXPECT_EQ(errorOf(batch, std::nullopt),
+            "environment variable SLURM_STEPID is -4, a step of Slurm's own, "
+            "not a step of srun; " +
+                hint);
+  batch["SLURM_STEPID"] = "x";
+  EXPECT_EQ(errorOf(batch, std::nullopt),
+            "environment variable SLURM_STEPID is 'x', not a decimal integer");
+
+  // The role maker the environment calls for says so too.
+  StatusOr<std::unique_ptr<RoleMaker>> maker = createRoleMakerFromEnvironment(
+      Environment::fromMap({{"SLURM_JOB_ID", "4242"}}));
+  ASSERT_TRUE(maker.isOk()) << maker.status().message();
+  EXPECT_EQ(generateError(**maker),
+            "Slurm role maker: this process is in Slurm job 4242 "
+            "(SLURM_JOB_ID) but in no job step (SLURM_STEP_ID is not set): " +
+                hint);
+}
+
+// Tests that the ports srun reserved are the tasks' ports unless a base
+// port is given, and that the step's task count comes first.
+TEST(SlurmRoleMakerTest, TakesReservedPortsAndTheStepsCount) {
+  Variables variables = srunTask(3, {2, 2});
+  variables["SLURM_STEP_RESV_PORTS"] = "12000-12002";
+  EXPECT_EQ(roleOf(variables, std::nullopt),
+            makeAssignment(Role::Worker, 2, 3, {"n1:12000"},
+                           {"n1:12001", "n2:12000", "n2:12001"}));
+  variables["SLURM_STEP_RESV_PORTS"] = "12000,12007";
+  EXPECT_EQ(roleOf(variables, std::nullopt).endpoint, "n2:12007");
+  EXPECT_EQ(roleOf(variables, std::nullopt, 7000).endpoint, "n2:7001");
+  variables["OPENKS_SLURM_BASE_PORT"] = "8000";
+  EXPECT_EQ(roleOf(variables, std::nullopt).endpoint, "n2:8001");
+  variables.erase("OPENKS_SLURM_BASE_PORT");
+  variables["SLURM_STEP_RESV_PORTS"] = "12000";
+  EXPECT_EQ(errorOf(variables, std::nullopt),
+            "environment variable SLURM_STEP_RESV_PORTS ('12000') reserves 1 "
+            "ports, but node n1 runs 2 tasks");
+  variables["SLURM_STEP_RESV_PORTS"] = "12000-11000";
+  EXPECT_EQ(errorOf(variables, std::nullopt),
+            "environment variable SLURM_STEP_RESV_PORTS: port list "
+            "'12000-11000' has the item '12000-11000'; expected ports from 1 "
+            "to 65535 in increasing order");
+
+  // srun --preserve-env leaves the job's SLURM_NTASKS.
+  variables = srunTask(1, {1, 1});
+  variables["SLURM_NTASKS"] = "8";
+  EXPECT_EQ(roleOf(variables, std::nullopt),
+            makeAssignment(Role::Worker, 0, 1, {"n1:6170"}, {"n2:6170"}));
+  variables["SLURM_STEP_NUM_TASKS"] = "3";
+  EXPECT_EQ(errorOf(variables, std::nullopt),
+            "environment variable SLURM_STEP_TASKS_PER_NODE gives 2 tasks on 2 "
+            "nodes, but SLURM_STEP_NUM_TASKS is 3 and SLURM_STEP_NODELIST "
+            "lists 2 nodes");
+}
+
+// Tests every task of the batch script in docs/Deploy.md: `sbatch` of 2
+// nodes and 4 tasks, 2 per node, whose `srun --resv-ports=2 --multi-prog`
+// reserved ports 12000 and 12001 on both nodes, with
+// OPENKS_SLURM_SERVERS=2 exported by the script.
+TEST(SlurmRoleMakerTest, ReadsTheBatchScriptOfDeployMd) {
+  const std::vector<std::string> servers = {"node01:12000", "node01:12001"};
+  const std::vector<std::string> workers = {"node02:12000", "node02:12001"};
+  for (int rank = 0; rank < 4; ++rank) {
+    SCOPED_TRACE(rank);
+    Variables task = {{"SLURM_JOB_ID", "4242"},
+                      {"SLURM_JOB_NODELIST", "node[01-02]"},
+                      {"SLURM_TASKS_PER_NODE", "2(x2)"},
+                      {"SLURM_NTASKS", "4"},
+                      {"SLURM_STEP_ID", "0"},
+                      {"SLURM_STEP_NODELIST", "node[01-02]"},
+                      {"SLURM_STEP_NUM_NODES", "2"},
+                      {"SLURM_STEP_NUM_TASKS", "4"},
+                      {"SLURM_STEP_TASKS_PER_NODE", "2(x2)"},
+                      {"SLURM_STEP_RESV_PORTS", "12000-12001"},
+                      {"SLURM_DISTRIBUTION", "block"},
+                      {"SLURM_PROCID", std::to_string(rank)},
+                      {"SLURM_LOCALID", std::to_string(rank % 2)},
+                      {"SLURM_NODEID", std::to_string(rank / 2)},
+                      {"SLURMD_NODENAME", rank < 2 ? "node01" : "node02"},
+                      {"SLURM_GTIDS", rank < 2 ? "0,1" : "2,3"},
+                      {"OPENKS_SLURM_SERVERS", "2"}};
+    StatusOr<std::unique_ptr<RoleMaker>> maker =
+        createRoleMakerFromEnvironment(Environment::fromMap(task));
+    ASSERT_TRUE(maker.isOk()) << maker.status().message();
+    EXPECT_EQ(
+        generate(**maker),
+        rank < 2 ? makeAssignment(Role::Server, rank, 2, servers, workers)
+                 : makeAssignment(Role::Worker, rank - 2, 2, servers, workers));
+  }
 }
 
 } // namespace

@@ -276,6 +276,12 @@ TEST_F(TranspilerFleetTest, CallsOutOfOrderNameTheCallThatComesFirst) {
   expectOutOfOrder(worker.init(std::make_shared<LocalRoleMaker>(
                        Role::Worker, 0, loopbackEndpoints(1), 1)),
                    "Fleet::init runs once");
+  // An evaluator has no part to play in a fleet.
+  TranspilerFleet evaluator(cluster, options());
+  expectOutOfOrder(evaluator.init(std::make_shared<LocalRoleMaker>(
+                       Role::Evaluator, 0, std::vector<std::string>(), 0)),
+                   "is an evaluator, which has nothing to do");
+  EXPECT_FALSE(evaluator.isWorker());
   expectOutOfOrder(worker.initWorker(), "minimize");
   expectOutOfOrder(worker.initServer(), "initServer is a server call");
   expectOutOfOrder(worker.runServer(), "runServer is a server call");
