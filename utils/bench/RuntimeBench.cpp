@@ -175,7 +175,7 @@ createBlockServer(int64_t numel,
   ServerProgramSpec &program = spec.program.emplace();
   ParameterId id = program.store.add(std::move(block));
   program.updates.push_back(makeUpdate(program.store, id));
-  program.blocks.push_back({id, MessageKind::Grad, /*update=*/0});
+  program.blocks.push_back({id, MessageKind::Grad, /*update=*/0, /*norm=*/{}});
   return BenchServer::create(std::move(spec));
 }
 

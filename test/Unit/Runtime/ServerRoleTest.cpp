@@ -69,7 +69,7 @@ protected:
     block.value = Tensor(DType::F32, Shape{kWidth});
     ParameterId id = spec.store.add(std::move(block));
     spec.updates.push_back(addingUpdate(spec.store, id, failure));
-    spec.blocks.push_back({id, MessageKind::Grad, /*update=*/0});
+    spec.blocks.push_back({id, MessageKind::Grad, /*update=*/0, /*norm=*/{}});
     StatusOr<std::unique_ptr<ServerRole>> created =
         ServerRole::create(spec, "@ps0");
     ASSERT_TRUE(created.isOk()) << created.status().message();
