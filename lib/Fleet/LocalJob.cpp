@@ -202,11 +202,8 @@ Status LocalJob::saveJob(const std::string &dir, int64_t step,
   // The servers' blocks are read as any role reads them, through a
   // transport of the cluster.
   Deadline deadline = Deadline::after(options_.timeout);
-  std::vector<std::string> endpoints;
-  for (const ServerSpec &server : job().servers)
-    endpoints.push_back(server.endpoint);
   StatusOr<std::unique_ptr<Transport>> transport =
-      cluster_->connect(endpoints, /*trainer=*/0, deadline);
+      cluster_->connect(job(), /*trainer=*/0, deadline);
   if (!transport)
     return transport.status();
   StatusOr<std::vector<ParameterStore>> servers =

@@ -189,11 +189,8 @@ Status TranspilerFleet::initWorker(const std::string &modelDir) {
 }
 
 Status TranspilerFleet::connectWorker(const std::string &modelDir) {
-  std::vector<std::string> endpoints;
-  for (const ServerSpec &server : job_->servers)
-    endpoints.push_back(server.endpoint);
   StatusOr<std::unique_ptr<Transport>> transport = cluster_->connect(
-      endpoints, workerIndex(), Deadline::after(options_.timeout));
+      *job_, workerIndex(), Deadline::after(options_.timeout));
   if (!transport)
     return transport.status();
   transport_ = std::move(*transport);

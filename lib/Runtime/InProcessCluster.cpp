@@ -40,8 +40,10 @@ Status InProcessCluster::publish(std::shared_ptr<ServerInstance> server) {
 }
 
 StatusOr<std::unique_ptr<Transport>>
-InProcessCluster::connect(const std::vector<std::string> &endpoints, int,
-                          Deadline deadline) {
+InProcessCluster::connect(const JobSpec &job, int, Deadline deadline) {
+  std::vector<std::string> endpoints;
+  for (const ServerSpec &server : job.servers)
+    endpoints.push_back(server.endpoint);
   std::unique_lock<std::mutex> lock(mutex_);
   auto missing = [&] {
     std::vector<std::string> absent;
@@ -62,6 +64,12 @@ InProcessCluster::connect(const std::vector<std::string> &endpoints, int,
   std::vector<std::shared_ptr<ServerInstance>> owners;
   for (const std::string &endpoint : endpoints) {
     owners.push_back(servers_.at(endpoint));
+    if (owners.back()->job().fingerprint != job.fingerprint)
+      return Status::invalidArgument(
+          "the server at {} runs another job (fingerprint {:016x}, this "
+          "trainer's {:016x}): start every role from the same program and "
+          "options",
+          endpoint, owners.back()->job().fingerprint, job.fingerprint);
     servers.push_back(&owners.back()->server());
   }
   return std::unique_ptr<Transport>(

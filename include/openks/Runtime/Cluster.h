@@ -39,12 +39,11 @@ public:
   /// has been aborted.
   virtual Status publish(std::shared_ptr<ServerInstance> server) = 0;
 
-  /// Returns trainer `trainer`'s transport to the servers at `endpoints`
-  /// (in the job's server order) once every one is reachable; at
-  /// `deadline`, fails naming those that never came.
+  /// Returns trainer `trainer`'s transport to the servers of `job` once
+  /// every one is reachable; at `deadline`, fails naming those that never
+  /// came. Fails when a server runs another job (another fingerprint).
   virtual StatusOr<std::unique_ptr<Transport>>
-  connect(const std::vector<std::string> &endpoints, int trainer,
-          Deadline deadline) = 0;
+  connect(const JobSpec &job, int trainer, Deadline deadline) = 0;
 
   /// Waits until each of `workers` trainers has called it once more (a
   /// barrier of all workers); at `deadline`, fails naming those that did

@@ -36,8 +36,7 @@ class InProcessCluster : public Cluster {
 public:
   Status publish(std::shared_ptr<ServerInstance> server) override;
   StatusOr<std::unique_ptr<Transport>>
-  connect(const std::vector<std::string> &endpoints, int trainer,
-          Deadline deadline) override;
+  connect(const JobSpec &job, int trainer, Deadline deadline) override;
   Status workerBarrier(int worker, int workers, Deadline deadline) override;
   void abort(const Status &status) override;
 

@@ -133,6 +133,9 @@ struct RoleSelection {
 struct JobSpec {
   SyncMode mode = SyncMode::Sync;
   int trainers = 1;
+  /// A digest of the whole transpiled module: the roles of one job agree
+  /// on it, whichever role each loaded.
+  uint64_t fingerprint = 0;
   /// The worker program, when loaded.
   std::optional<WorkerSpec> worker;
   /// Every server of the job, indexed by server number, with the programs

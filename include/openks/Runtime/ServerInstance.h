@@ -37,6 +37,8 @@ public:
   const ServerRole &role() const { return *role_; }
   ParameterServer &server() { return *server_; }
   const ParameterServer &server() const { return *server_; }
+  /// Returns the job the server belongs to (its part of it).
+  const JobSpec &job() const { return *job_; }
   /// Returns the server's index in its job.
   int index() const { return index_; }
   /// Returns the endpoint it serves at.

@@ -15,6 +15,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace openks;
@@ -180,6 +182,38 @@ static FailureOr<ServerSpec> buildServer(ps::ServerOp server, bool loadProgram,
   return std::move(spec);
 }
 
+namespace {
+/// A stream that digests what is written to it, keeping none of it.
+class DigestStream : public llvm::raw_ostream {
+public:
+  DigestStream() { SetUnbuffered(); }
+  /// Returns the low 64 bits of the MD5 digest of what was written.
+  uint64_t digest() {
+    flush();
+    llvm::MD5::MD5Result result;
+    md5_.final(result);
+    return result.low();
+  }
+
+private:
+  void write_impl(const char *data, size_t size) override {
+    md5_.update(llvm::StringRef(data, size));
+    written_ += size;
+  }
+  uint64_t current_pos() const override { return written_; }
+
+  llvm::MD5 md5_;
+  uint64_t written_ = 0;
+};
+} // namespace
+
+/// Returns the digest of `module` as printed, without locations.
+static uint64_t fingerprintJob(ModuleOp module) {
+  DigestStream stream;
+  module->print(stream, OpPrintingFlags());
+  return stream.digest();
+}
+
 FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
                                              const PlanOptions &options,
                                              RoleSelection roles) {
@@ -197,6 +231,7 @@ FailureOr<JobSpec> openks::runtime::buildJob(ModuleOp module,
   JobSpec spec;
   spec.mode = getSyncMode(job.getMode());
   spec.trainers = static_cast<int>(job.getTrainers());
+  spec.fingerprint = fingerprintJob(module);
 
   std::vector<std::optional<ServerSpec>> servers(job.getEndpoints().size());
   llvm::StringSet<> onServers;

@@ -311,6 +311,41 @@ TEST_F(TranspilerFleetTest, AServerThatNeverComesFailsTheWorkerInTime) {
       << status.message();
 }
 
+TEST_F(TranspilerFleetTest, AWorkerOfAnotherJobIsRefusedByItsServers) {
+  // The server and the worker minimize with different learning rates: the
+  // same endpoints, but not the same job.
+  RoleProgram serverProgram, workerProgram;
+  TranspilerFleet server(cluster, options());
+  ASSERT_TRUE(setUpRole(server, serverProgram, Role::Server, 0, 1, 1).isOk());
+  ASSERT_TRUE(server.initServer().isOk());
+  Status served = Status::ok();
+  std::thread serving([&] { served = server.runServer(); });
+
+  TranspilerFleet worker(cluster, options());
+  ASSERT_TRUE(worker
+                  .init(std::make_shared<LocalRoleMaker>(
+                      Role::Worker, 0, loopbackEndpoints(1), 1))
+                  .isOk());
+  MinimizeOptions optimizer;
+  configureOptimizer(optimizer);
+  optimizer.learningRate = 0.25;
+  DistributedStrategy strategy = StrategyFactory::createSyncStrategy();
+  DistributeTranspilerConfig config = strategy.programConfig();
+  config.minBlockSize = 1;
+  strategy.setProgramConfig(config);
+  StatusOr<std::unique_ptr<DistributedOptimizer>> distributed =
+      worker.distributedOptimizer(optimizer, strategy);
+  ASSERT_TRUE(distributed);
+  ASSERT_TRUE((*distributed)->minimize(*workerProgram.module).isOk());
+  Status status = worker.initWorker();
+  EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.message();
+  EXPECT_NE(status.message().find("runs another job"), std::string::npos)
+      << status.message();
+  cluster->abort(status);
+  serving.join();
+  EXPECT_FALSE(served.isOk());
+}
+
 TEST_F(TranspilerFleetTest, AJobForOtherServersIsRefused) {
   MinimizeOptions minimize;
   configureOptimizer(minimize);
