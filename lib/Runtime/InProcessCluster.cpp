@@ -78,40 +78,7 @@ InProcessCluster::connect(const JobSpec &job, int, Deadline deadline) {
 
 Status InProcessCluster::workerBarrier(int worker, int workers,
                                        Deadline deadline) {
-  if (worker < 0 || worker >= workers)
-    return Status::invalidArgument("there is no worker {} of {}", worker,
-                                   workers);
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (!failure_.isOk())
-    return failure_;
-  if (!arrived_.insert(worker).second)
-    return Status::error(StatusCode::FailedPrecondition,
-                         "worker {} is already waiting at the worker barrier",
-                         worker);
-  if (static_cast<int>(arrived_.size()) == workers) {
-    arrived_.clear();
-    ++generation_;
-    changed_.notify_all();
-    return Status::ok();
-  }
-  int64_t generation = generation_;
-  changed_.wait_until(lock, deadline.when(), [&] {
-    return generation_ != generation || !failure_.isOk();
-  });
-  if (generation_ != generation)
-    return Status::ok();
-  arrived_.erase(worker);
-  if (!failure_.isOk())
-    return failure_;
-  std::vector<int> absent;
-  for (int other = 0; other < workers; ++other)
-    if (!arrived_.count(other) && other != worker)
-      absent.push_back(other);
-  return Status::error(StatusCode::DeadlineExceeded,
-                       "worker {} waited {} ms at the worker barrier for "
-                       "worker{} {}",
-                       worker, deadline.timeout().count(),
-                       absent.size() == 1 ? "" : "s", fmt::join(absent, ", "));
+  return barrier_.arrive(worker, workers, deadline);
 }
 
 void InProcessCluster::abort(const Status &status) {
@@ -125,6 +92,7 @@ void InProcessCluster::abort(const Status &status) {
     for (auto &[endpoint, server] : servers_)
       servers.push_back(server);
   }
+  barrier_.abort(status);
   for (const std::shared_ptr<ServerInstance> &server : servers)
     server->server().cancel(status);
 }

@@ -23,11 +23,11 @@
 #define OPENKS_RUNTIME_INPROCESSCLUSTER_H
 
 #include "openks/Runtime/Cluster.h"
+#include "openks/Runtime/WorkerBarrier.h"
 
 #include <condition_variable>
 #include <map>
 #include <mutex>
-#include <set>
 
 namespace openks::runtime {
 
@@ -45,10 +45,7 @@ private:
   std::condition_variable changed_;
   Status failure_ = Status::ok();
   std::map<std::string, std::shared_ptr<ServerInstance>> servers_;
-  /// The workers waiting at the current worker barrier.
-  std::set<int> arrived_;
-  /// How many worker barriers have opened.
-  int64_t generation_ = 0;
+  WorkerBarrier barrier_;
 };
 
 } // namespace openks::runtime
