@@ -20,6 +20,9 @@ packages=(
   libeigen3-dev
   # Paddle ProgramDesc interop: the protobuf library and protoc.
   libprotobuf-dev protobuf-compiler
+  # The gRPC transport of jobs whose roles are processes (the CMake config of
+  # gRPC needs the plugin package too).
+  libgrpc++-dev protobuf-compiler-grpc
   libbenchmark-dev
   libgtest-dev
 )

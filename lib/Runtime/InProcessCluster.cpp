@@ -64,12 +64,8 @@ InProcessCluster::connect(const JobSpec &job, int, Deadline deadline) {
   std::vector<std::shared_ptr<ServerInstance>> owners;
   for (const std::string &endpoint : endpoints) {
     owners.push_back(servers_.at(endpoint));
-    if (owners.back()->job().fingerprint != job.fingerprint)
-      return Status::invalidArgument(
-          "the server at {} runs another job (fingerprint {:016x}, this "
-          "trainer's {:016x}): start every role from the same program and "
-          "options",
-          endpoint, owners.back()->job().fingerprint, job.fingerprint);
+    OPENKS_RETURN_IF_ERROR(checkSameJob(
+        endpoint, owners.back()->job().fingerprint, job.fingerprint));
     servers.push_back(&owners.back()->server());
   }
   return std::unique_ptr<Transport>(

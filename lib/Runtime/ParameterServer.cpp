@@ -158,8 +158,8 @@ Status ParameterServer::checkBlock(int block) const {
   return Status::ok();
 }
 
-Status ParameterServer::checkPush(int block, MessageKind kind,
-                                  const Tensor &value, int trainer) const {
+Status ParameterServer::checkPush(int block, MessageKind kind, DType dtype,
+                                  const Shape &shape, int trainer) const {
   OPENKS_RETURN_IF_ERROR(checkBlock(block));
   MessageKind expected = program_.updateKind(block);
   if (expected != kind)
@@ -169,11 +169,10 @@ Status ParameterServer::checkPush(int block, MessageKind kind,
         expected == MessageKind::Param
             ? std::string("has no update")
             : fmt::format("is updated on {}s", describeMessageKind(expected)));
-  if (value.dtype() != program_.dtype(block) ||
-      value.shape() != program_.shape(block))
+  if (dtype != program_.dtype(block) || shape != program_.shape(block))
     return Status::invalidArgument(
         "{}: trainer {} sent {} for block {} of {} {}", config_.name, trainer,
-        value.typeString(), program_.blockName(block),
+        typeString(dtype, shape), program_.blockName(block),
         dtypeName(program_.dtype(block)), program_.shape(block).str());
   return Status::ok();
 }
@@ -182,7 +181,8 @@ Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
                              int trainer, Deadline deadline) {
   std::unique_lock<std::mutex> lock(mutex_);
   OPENKS_RETURN_IF_ERROR(admit(trainer));
-  OPENKS_RETURN_IF_ERROR(checkPush(block, kind, value, trainer));
+  OPENKS_RETURN_IF_ERROR(
+      checkPush(block, kind, value.dtype(), value.shape(), trainer));
   stats_.bytesPushed +=
       value.numel() * static_cast<int64_t>(dtypeSize(value.dtype()));
 
@@ -375,6 +375,13 @@ void ParameterServer::abort(int trainer, const Status &status) {
   std::lock_guard<std::mutex> lock(mutex_);
   fail(Status::error(StatusCode::PeerLost, "{}: trainer {} failed: {}",
                      config_.name, trainer, status.message()));
+}
+
+void ParameterServer::lose(int trainer, const Status &status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (trainer >= 0 && trainer < config_.trainers && live_[trainer])
+    fail(Status::error(StatusCode::PeerLost, "{}: trainer {} is lost: {}",
+                       config_.name, trainer, status.message()));
 }
 
 void ParameterServer::cancel(const Status &status) {

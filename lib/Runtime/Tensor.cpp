@@ -161,8 +161,12 @@ void Tensor::copyFrom(const Tensor &other) {
 }
 
 std::string Tensor::typeString() const {
+  return runtime::typeString(dtype_, shape_);
+}
+
+std::string openks::runtime::typeString(DType dtype, const Shape &shape) {
   std::string dims;
-  for (int64_t size : shape_)
+  for (int64_t size : shape)
     dims += fmt::format("{}x", size);
-  return fmt::format("tensor<{}{}>", dims, dtypeName(dtype_));
+  return fmt::format("tensor<{}{}>", dims, dtypeName(dtype));
 }

@@ -56,6 +56,11 @@ public:
   virtual void abort(const Status &status) = 0;
 };
 
+/// Returns an error when the server at `endpoint`, which runs the job of
+/// fingerprint `serverJob`, is not of the trainer's job `trainerJob`.
+Status checkSameJob(const std::string &endpoint, uint64_t serverJob,
+                    uint64_t trainerJob);
+
 } // namespace openks::runtime
 
 #endif // OPENKS_RUNTIME_CLUSTER_H

@@ -124,6 +124,15 @@ public:
   Status complete(int trainer);
   void abort(int trainer, const Status &status);
 
+  /// Fails the server because `trainer` is gone without a word (`status`
+  /// says how it was lost), unless it had finished.
+  void lose(int trainer, const Status &status);
+
+  /// Checks that `block` exists and is updated on `kind` messages of type
+  /// `dtype` and `shape`, before `trainer`'s value is received.
+  Status checkPush(int block, MessageKind kind, DType dtype,
+                   const Shape &shape, int trainer) const;
+
   /// Fails the server because the job failed elsewhere (`status`, the
   /// failure of another role): every waiting and later call, and serve(),
   /// return it at once.
@@ -168,10 +177,6 @@ private:
   Status admit(int trainer);
   /// Checks that `block` is one of the server's blocks.
   Status checkBlock(int block) const;
-  /// Checks that `block` exists and is updated on `kind` messages of
-  /// `value`'s type.
-  Status checkPush(int block, MessageKind kind, const Tensor &value,
-                   int trainer) const;
   /// Waits, holding `lock`, until `ready` holds, the server fails or
   /// `deadline` passes; `what` says what the call waited for.
   Status waitFor(std::unique_lock<std::mutex> &lock, Deadline deadline,

@@ -152,6 +152,9 @@ private:
   std::unique_ptr<std::byte, AlignedFree> buffer_;
 };
 
+/// Returns "tensor<2x3xf32>" for a tensor of `dtype` and `shape`.
+std::string typeString(DType dtype, const Shape &shape);
+
 } // namespace openks::runtime
 
 #endif // OPENKS_RUNTIME_TENSOR_H

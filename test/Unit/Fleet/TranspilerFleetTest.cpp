@@ -18,6 +18,7 @@
 #include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Fleet/TranspilerFleet.h"
 #include "openks/Runtime/Checkpoint.h"
+#include "openks/Runtime/GrpcCluster.h"
 #include "openks/Runtime/InProcessCluster.h"
 
 #include <cstdlib>
@@ -59,12 +60,14 @@ public:
   OwningOpRef<ModuleOp> module;
 };
 
-/// Makes `fleet` the role `role` `index` of a job of `servers` servers and
-/// `workers` workers, and minimizes its program with a sync strategy.
+/// Makes `fleet` the role `role` `index` of a job of the servers at
+/// `endpoints` and `workers` workers, and minimizes its program with a sync
+/// strategy.
 Status setUpRole(TranspilerFleet &fleet, RoleProgram &program, Role role,
-                 int index, int servers, int workers) {
-  OPENKS_RETURN_IF_ERROR(fleet.init(std::make_shared<LocalRoleMaker>(
-      role, index, loopbackEndpoints(servers), workers)));
+                 int index, const std::vector<std::string> &endpoints,
+                 int workers) {
+  OPENKS_RETURN_IF_ERROR(fleet.init(
+      std::make_shared<LocalRoleMaker>(role, index, endpoints, workers)));
   MinimizeOptions optimizer;
   configureOptimizer(optimizer);
   DistributedStrategy strategy = StrategyFactory::createSyncStrategy();
@@ -112,25 +115,38 @@ struct ApiJob {
   std::vector<Status> results;
 };
 
-/// Runs every role of a job of `servers` servers and `workers` workers
-/// through the API for `steps` steps, the servers starting from the
+/// Returns the cluster each role of a job meets the others in.
+using ClusterFactory = std::function<std::shared_ptr<Cluster>()>;
+
+/// Returns a factory that gives every role the same in-process cluster.
+ClusterFactory sharedInProcessCluster() {
+  auto cluster = std::make_shared<InProcessCluster>();
+  return [cluster] { return cluster; };
+}
+
+/// Runs every role of a job of the servers at `endpoints` and `workers`
+/// workers through the API for `steps` steps, the servers starting from the
 /// checkpoint in `modelDir` when it is not empty; `afterStep` runs after
-/// each of a worker's steps and `beforeStop` before its stopWorker.
-std::unique_ptr<ApiJob> runThroughApi(const FleetOptions &options, int servers,
+/// each of a worker's steps and `beforeStop` before its stopWorker. Each
+/// role meets the others in a cluster from `clusters`.
+std::unique_ptr<ApiJob> runThroughApi(const FleetOptions &options,
+                                      const std::vector<std::string> &endpoints,
                                       int workers, int steps,
                                       const std::string &modelDir,
                                       const WorkerHook &afterStep,
-                                      const WorkerHook &beforeStop) {
+                                      const WorkerHook &beforeStop,
+                                      const ClusterFactory &clusters) {
+  int servers = static_cast<int>(endpoints.size());
   auto job = std::make_unique<ApiJob>(servers + workers);
-  auto cluster = std::make_shared<InProcessCluster>();
   for (int role = 0; role < servers + workers; ++role)
-    job->fleets.push_back(std::make_unique<TranspilerFleet>(cluster, options));
+    job->fleets.push_back(
+        std::make_unique<TranspilerFleet>(clusters(), options));
   std::vector<std::thread> threads;
   for (int index = 0; index < servers; ++index)
     threads.emplace_back([&, index] {
       TranspilerFleet &fleet = *job->fleets[index];
       Status status = setUpRole(fleet, job->programs[index], Role::Server,
-                                index, servers, workers);
+                                index, endpoints, workers);
       if (status.isOk())
         status = fleet.initServer(modelDir);
       if (status.isOk())
@@ -142,7 +158,7 @@ std::unique_ptr<ApiJob> runThroughApi(const FleetOptions &options, int servers,
       TranspilerFleet &fleet = *job->fleets[servers + index];
       auto run = [&]() -> Status {
         OPENKS_RETURN_IF_ERROR(setUpRole(fleet, job->programs[servers + index],
-                                         Role::Worker, index, servers,
+                                         Role::Worker, index, endpoints,
                                          workers));
         StatusOr<std::unique_ptr<DataSource>> data =
             fleet.openData(kOddShapesData);
@@ -198,11 +214,47 @@ TEST_F(TranspilerFleetTest, SyncTrainingThroughTheApiEqualsLocalTraining) {
     return Status::ok();
   };
   std::unique_ptr<ApiJob> job =
-      runThroughApi(options(), servers, workers, steps, "", check, doNothing);
+      runThroughApi(options(), loopbackEndpoints(servers), workers, steps, "",
+                    check, doNothing, sharedInProcessCluster());
   EXPECT_EQ(checked, steps);
   EXPECT_LE(worst, 1e-5);
   for (int index = 0; index < servers; ++index)
     EXPECT_EQ(job->fleets[index]->server()->server().stats().steps, steps);
+}
+
+TEST_F(TranspilerFleetTest, SyncTrainingOverGrpcIsTheInProcessJobBitForBit) {
+  const int workers = 2, steps = 4;
+  std::vector<std::string> endpoints = freeLoopbackEndpoints(2);
+  ASSERT_EQ(endpoints.size(), 2u) << "no free loopback ports";
+  // Every role has a cluster of its own, as a process of its own would.
+  ClusterFactory grpcClusters = [] {
+    GrpcClusterOptions clusterOptions;
+    clusterOptions.token = "a test job";
+    StatusOr<std::shared_ptr<Cluster>> cluster =
+        createGrpcCluster(clusterOptions);
+    EXPECT_TRUE(cluster) << cluster.status().message();
+    return cluster ? *cluster : nullptr;
+  };
+  std::unique_ptr<ApiJob> overGrpc =
+      runThroughApi(options(), endpoints, workers, steps, "", doNothing,
+                    doNothing, grpcClusters);
+  std::unique_ptr<ApiJob> inProcess =
+      runThroughApi(options(), endpoints, workers, steps, "", doNothing,
+                    doNothing, sharedInProcessCluster());
+  for (int worker = 0; worker < workers; ++worker) {
+    const WorkerRole *grpcWorker = overGrpc->fleets[2 + worker]->worker();
+    const WorkerRole *localWorker = inProcess->fleets[2 + worker]->worker();
+    ASSERT_TRUE(grpcWorker && localWorker);
+    StatusOr<std::vector<ParameterDifference>> differences =
+        compareParameters(grpcWorker->store(), localWorker->store());
+    ASSERT_TRUE(differences) << differences.status().message();
+    ASSERT_FALSE(differences->empty());
+    for (const ParameterDifference &difference : *differences)
+      EXPECT_EQ(difference.relative, 0) << difference.name;
+  }
+  for (int server = 0; server < 2; ++server)
+    EXPECT_EQ(overGrpc->fleets[server]->server()->server().stats().steps,
+              steps);
 }
 
 TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
@@ -218,7 +270,8 @@ TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
     return fleet.saveInferenceModel(inference);
   };
   std::unique_ptr<ApiJob> saved =
-      runThroughApi(options(), 2, 2, /*steps=*/4, "", doNothing, save);
+      runThroughApi(options(), loopbackEndpoints(2), 2, /*steps=*/4, "",
+                    doNothing, save, sharedInProcessCluster());
   const WorkerRole &trained = *saved->fleets[2]->worker();
   StatusOr<CheckpointInfo> info = readCheckpointInfo(checkpoint);
   ASSERT_TRUE(info.isOk()) << info.status().message();
@@ -247,7 +300,8 @@ TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
       EXPECT_EQ(difference.relative, 0) << difference.name;
     return Status::ok();
   };
-  runThroughApi(options(), 3, 2, /*steps=*/0, checkpoint, doNothing, compare);
+  runThroughApi(options(), loopbackEndpoints(3), 2, /*steps=*/0, checkpoint,
+                    doNothing, compare, sharedInProcessCluster());
 
   // A worker saves while the servers serve, not after it stopped.
   TranspilerFleet &worker = *saved->fleets[2];
@@ -289,7 +343,8 @@ TEST_F(TranspilerFleetTest, CallsOutOfOrderNameTheCallThatComesFirst) {
   EXPECT_EQ(worker.mainProgram(), nullptr);
 
   TranspilerFleet server(cluster, options());
-  ASSERT_TRUE(setUpRole(server, program, Role::Server, 0, 1, 1).isOk());
+  ASSERT_TRUE(setUpRole(server, program, Role::Server, 0, loopbackEndpoints(1), 1)
+                  .isOk());
   expectOutOfOrder(server.runServer(), "Fleet::initServer first");
   expectOutOfOrder(server.initWorker(), "initWorker is a worker call");
   ASSERT_TRUE(server.initServer().isOk());
@@ -301,7 +356,8 @@ TEST_F(TranspilerFleetTest, CallsOutOfOrderNameTheCallThatComesFirst) {
 TEST_F(TranspilerFleetTest, AServerThatNeverComesFailsTheWorkerInTime) {
   RoleProgram program;
   TranspilerFleet worker(cluster, options(std::chrono::milliseconds(200)));
-  ASSERT_TRUE(setUpRole(worker, program, Role::Worker, 0, 2, 1).isOk());
+  ASSERT_TRUE(setUpRole(worker, program, Role::Worker, 0, loopbackEndpoints(2), 1)
+                  .isOk());
   ASSERT_NE(worker.startupProgram(), nullptr);
   EXPECT_TRUE(isa<train::StepOp>(worker.startupProgram()));
   Status status = worker.initWorker();
@@ -316,7 +372,9 @@ TEST_F(TranspilerFleetTest, AWorkerOfAnotherJobIsRefusedByItsServers) {
   // same endpoints, but not the same job.
   RoleProgram serverProgram, workerProgram;
   TranspilerFleet server(cluster, options());
-  ASSERT_TRUE(setUpRole(server, serverProgram, Role::Server, 0, 1, 1).isOk());
+  ASSERT_TRUE(setUpRole(server, serverProgram, Role::Server, 0,
+                        loopbackEndpoints(1), 1)
+                  .isOk());
   ASSERT_TRUE(server.initServer().isOk());
   Status served = Status::ok();
   std::thread serving([&] { served = server.runServer(); });

@@ -26,7 +26,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "gtest/gtest.h"
 
+#include <arpa/inet.h>
 #include <chrono>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <fmt/format.h>
 #include <memory>
 #include <string>
@@ -78,6 +82,50 @@ inline std::vector<std::string> loopbackEndpoints(int count) {
   for (int i = 0; i < count; ++i)
     endpoints.push_back(fmt::format("127.0.0.1:{}", 6170 + i));
   return endpoints;
+}
+
+/// Returns `count` endpoints on consecutive loopback ports that are free
+/// now, for servers that really listen; empty when none are found.
+inline std::vector<std::string> freeLoopbackEndpoints(int count) {
+  auto bindTo = [](int port) {
+    int socket = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    if (socket >= 0 &&
+        ::bind(socket, reinterpret_cast<sockaddr *>(&address),
+               sizeof(address)) == 0)
+      return socket;
+    if (socket >= 0)
+      ::close(socket);
+    return -1;
+  };
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    // The kernel picks a free port; the ones after it are tried in turn.
+    int first = bindTo(0);
+    if (first < 0)
+      return {};
+    sockaddr_in address{};
+    socklen_t size = sizeof(address);
+    ::getsockname(first, reinterpret_cast<sockaddr *>(&address), &size);
+    int port = ntohs(address.sin_port);
+    std::vector<int> sockets = {first};
+    for (int next = 1; next < count && sockets.size() == size_t(next); ++next)
+      if (port + next < 65536)
+        if (int socket = bindTo(port + next); socket >= 0)
+          sockets.push_back(socket);
+    bool found = static_cast<int>(sockets.size()) == count;
+    for (int socket : sockets)
+      ::close(socket);
+    if (!found)
+      continue;
+    std::vector<std::string> endpoints;
+    for (int i = 0; i < count; ++i)
+      endpoints.push_back(fmt::format("127.0.0.1:{}", port + i));
+    return endpoints;
+  }
+  return {};
 }
 
 /// Compiles programs into jobs and reference trainers.

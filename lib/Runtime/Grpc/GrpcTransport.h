@@ -1,0 +1,82 @@
+//===- GrpcTransport.h - A trainer's transport over gRPC ---------*- C++ -*-===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The Transport of a trainer whose servers are other processes: one
+// ServerLink per server, so that the calls to different servers run at
+// once and those to one server in order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENKS_LIB_RUNTIME_GRPC_GRPCTRANSPORT_H
+#define OPENKS_LIB_RUNTIME_GRPC_GRPCTRANSPORT_H
+
+#include "ServerLink.h"
+
+#include "openks/Runtime/Transport.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace openks::runtime::grpc_wire {
+
+/// Buffers of pushed values, returned once gRPC has sent them, for the next
+/// push of the same block: a trainer's steady state allocates nothing.
+class PushBuffers : public std::enable_shared_from_this<PushBuffers> {
+public:
+  /// Returns `value`'s contents to send, and gives `value` a buffer of the
+  /// same type and shape (unspecified contents) in exchange.
+  StatusOr<std::shared_ptr<const Tensor>> lend(int server, int block,
+                                               Tensor &value);
+
+private:
+  std::mutex mutex_;
+  std::map<std::pair<int, int>, std::vector<Tensor>> spares_;
+};
+
+/// A trainer's transport to servers over gRPC.
+class GrpcTransport : public Transport {
+public:
+  /// Talks to the servers through `links`, indexed like the job's servers,
+  /// whose sessions are open.
+  explicit GrpcTransport(std::vector<std::unique_ptr<ServerLink>> links);
+
+  Status push(int server, int block, MessageKind kind, Tensor &value,
+              int trainer, Deadline deadline) override;
+  Status pull(int server, int block, Tensor &out, int trainer,
+              Deadline deadline) override;
+  Status pullAll(const std::vector<PullRequest> &requests, int trainer,
+                 Deadline deadline) override;
+  Status read(int server, int block, Tensor &out, Deadline deadline) override;
+  Status sendBarrier(int server, int trainer, Deadline deadline) override;
+  Status fetchBarrier(int server, int trainer, Deadline deadline) override;
+  Status normShare(int server, int norm, double &share, int trainer,
+                   Deadline deadline) override;
+  Status giveNorm(int server, int norm, double value, int trainer,
+                  Deadline deadline) override;
+  Status complete(int server, int trainer, Deadline deadline) override;
+  void abort(int server, int trainer, const Status &status) override;
+  int numServers() const override { return static_cast<int>(links_.size()); }
+
+private:
+  /// Returns the link to `server`, or an error when there is none.
+  StatusOr<ServerLink *> getLink(int server) const;
+  /// Runs the control call `kind` of `trainer` on `server`.
+  Status control(int server, wire::Control call, Deadline deadline,
+                 wire::Reply *reply = nullptr);
+  /// Pulls (or reads) `requests` from every server at once.
+  Status fetch(const std::vector<PullRequest> &requests, int trainer,
+               bool read, Deadline deadline);
+
+  std::vector<std::unique_ptr<ServerLink>> links_;
+  std::shared_ptr<PushBuffers> buffers_;
+};
+
+} // namespace openks::runtime::grpc_wire
+
+#endif // OPENKS_LIB_RUNTIME_GRPC_GRPCTRANSPORT_H

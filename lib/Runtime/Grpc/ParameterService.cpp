@@ -1,0 +1,297 @@
+//===- ParameterService.cpp - A parameter server answering over gRPC ------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ParameterService.h"
+
+#include "Frame.h"
+#include "Protocol.h"
+
+#include "openks/Runtime/Cluster.h"
+
+#include <grpcpp/impl/rpc_service_method.h>
+#include <grpcpp/server_context.h>
+#include <grpcpp/support/method_handler.h>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+using namespace openks;
+using namespace openks::runtime;
+using namespace openks::runtime::grpc_wire;
+
+using grpc::ByteBuffer;
+using grpc::internal::RpcServiceMethod;
+
+/// Returns whether `given` equals `expected`, in a time that does not tell
+/// how much of it does.
+static bool sameToken(grpc::string_ref given, const std::string &expected) {
+  unsigned char difference = given.size() != expected.size();
+  for (size_t i = 0; i < given.size(); ++i)
+    difference |= static_cast<unsigned char>(
+        given.data()[i] ^ expected[i % std::max<size_t>(expected.size(), 1)]);
+  return difference == 0;
+}
+
+/// Returns the deadline of `context`'s call as a runtime deadline.
+static Deadline callDeadline(const grpc::ServerContext &context) {
+  return Deadline::after(timeLeft(context.deadline()));
+}
+
+ParameterService::ParameterService(std::shared_ptr<ServerInstance> instance,
+                                   std::string token,
+                                   std::shared_ptr<WorkerBarrier> barrier)
+    : instance_(std::move(instance)), token_(std::move(token)),
+      barrier_(std::move(barrier)) {
+  // The order of the methods is Method's.
+  AddMethod(new RpcServiceMethod(
+      methodPath(Method::Session), methodType(Method::Session),
+      new grpc::internal::BidiStreamingHandler<ParameterService, ByteBuffer,
+                                               ByteBuffer>(
+          [](ParameterService *service, grpc::ServerContext *context,
+             Stream *stream) { return service->session(context, stream); },
+          this)));
+  AddMethod(new RpcServiceMethod(
+      methodPath(Method::Push), methodType(Method::Push),
+      new grpc::internal::ClientStreamingHandler<ParameterService, ByteBuffer,
+                                                 ByteBuffer>(
+          [](ParameterService *service, grpc::ServerContext *context,
+             grpc::ServerReader<ByteBuffer> *reader, ByteBuffer *reply) {
+            return service->push(context, reader, reply);
+          },
+          this)));
+  AddMethod(new RpcServiceMethod(
+      methodPath(Method::Pull), methodType(Method::Pull),
+      new grpc::internal::ServerStreamingHandler<ParameterService, ByteBuffer,
+                                                 ByteBuffer>(
+          [](ParameterService *service, grpc::ServerContext *context,
+             const ByteBuffer *request,
+             grpc::ServerWriter<ByteBuffer> *writer) {
+            return service->pull(context, request, writer);
+          },
+          this)));
+  AddMethod(new RpcServiceMethod(
+      methodPath(Method::Control), methodType(Method::Control),
+      new grpc::internal::RpcMethodHandler<ParameterService, ByteBuffer,
+                                           ByteBuffer>(
+          [](ParameterService *service, grpc::ServerContext *context,
+             const ByteBuffer *request, ByteBuffer *reply) {
+            return service->control(context, request, reply);
+          },
+          this)));
+}
+
+const std::string &ParameterService::name() const {
+  return instance_->server().config().name;
+}
+
+grpc::Status ParameterService::admit(const grpc::ServerContext &context,
+                                     const char *method) {
+  const auto &metadata = context.client_metadata();
+  auto token = metadata.find(kTokenKey);
+  const char *why = nullptr;
+  if (token == metadata.end())
+    why = "it carries no job token";
+  else if (!sameToken(token->second, token_))
+    why = "it carries another job's token";
+  if (!why)
+    return grpc::Status::OK;
+  std::fprintf(stderr, "%s\n",
+               fmt::format("openks: {}: refused a call to {} from {}: {}",
+                           name(), method, context.peer(), why)
+                   .c_str());
+  return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                      fmt::format("{}: {}; every role of a job must have its "
+                                  "token in OPENKS_JOB_TOKEN",
+                                  name(), why));
+}
+
+grpc::Status ParameterService::session(grpc::ServerContext *context,
+                                       Stream *stream) {
+  if (grpc::Status admitted = admit(*context, "Session"); !admitted.ok())
+    return admitted;
+  ByteBuffer message;
+  FrameReader frame;
+  wire::Hello hello;
+  if (!stream->Read(&message))
+    return grpc::Status::CANCELLED;
+  if (Status status = frame.open(message, hello); !status.isOk())
+    return toGrpcStatus(status);
+  const JobSpec &job = instance_->job();
+  if (hello.trainer() < 0 || hello.trainer() >= job.trainers)
+    return toGrpcStatus(Status::invalidArgument(
+        "{}: there is no trainer {} (the job has {})", name(), hello.trainer(),
+        job.trainers));
+  if (hello.server() != instance_->index())
+    return toGrpcStatus(Status::invalidArgument(
+        "{} is server {} of its job, not server {}", name(),
+        instance_->index(), hello.server()));
+  if (Status same = checkSameJob(instance_->endpoint(), job.fingerprint,
+                                 hello.fingerprint());
+      !same.isOk())
+    return toGrpcStatus(same);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (shuttingDown_)
+      return grpc::Status::CANCELLED;
+    sessions_.insert(context);
+  }
+  // The session stays open while the trainer lives; it ends with a goodbye.
+  bool goodbye = false;
+  if (stream->Write(encodeFrame(wire::Reply())))
+    while (!goodbye && stream->Read(&message)) {
+      wire::Hello next;
+      goodbye = frame.open(message, next).isOk() && next.goodbye();
+    }
+  bool shuttingDown;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sessions_.erase(context);
+    shuttingDown = shuttingDown_;
+  }
+  if (goodbye)
+    return grpc::Status::OK;
+  if (!shuttingDown)
+    instance_->server().lose(
+        hello.trainer(),
+        Status::error(StatusCode::PeerLost,
+                      "its connection closed without a goodbye (its process "
+                      "ended, or the network failed)"));
+  return grpc::Status::CANCELLED;
+}
+
+void ParameterService::beginShutdown() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  shuttingDown_ = true;
+  for (grpc::ServerContext *session : sessions_)
+    session->TryCancel();
+}
+
+grpc::Status ParameterService::push(grpc::ServerContext *context,
+                                    grpc::ServerReader<ByteBuffer> *reader,
+                                    ByteBuffer *reply) {
+  if (grpc::Status admitted = admit(*context, "Push"); !admitted.ok())
+    return admitted;
+  ParameterServer &server = instance_->server();
+  ByteBuffer message;
+  FrameReader frame;
+  TensorAssembler assembler;
+  wire::Chunk chunk;
+  Tensor value;
+  while (reader->Read(&message)) {
+    if (Status status = frame.open(message, chunk); !status.isOk())
+      return toGrpcStatus(status);
+    auto kind = static_cast<MessageKind>(chunk.kind());
+    if (chunk.kind() < 0 || chunk.kind() > static_cast<int>(MessageKind::Param))
+      return toGrpcStatus(Status::dataLoss(
+          "{}: a push of an unknown kind {} arrived", name(), chunk.kind()));
+    Status status = assembler.add(
+        chunk, frame, value,
+        [&](DType dtype, const Shape &shape) {
+          return server.checkPush(chunk.block(), kind, dtype, shape,
+                                  chunk.trainer());
+        },
+        fmt::format("{}: trainer {}'s {} for block {}", name(),
+                    chunk.trainer(), describeMessageKind(kind),
+                    chunk.block()));
+    if (status.isOk() && assembler.complete())
+      status = server.push(chunk.block(), kind, value, chunk.trainer(),
+                           callDeadline(*context));
+    if (!status.isOk())
+      return toGrpcStatus(status);
+  }
+  if (!assembler.complete())
+    return toGrpcStatus(Status::dataLoss(
+        "{}: a push of block {} was cut off", name(), chunk.block()));
+  *reply = encodeFrame(wire::Reply());
+  return grpc::Status::OK;
+}
+
+grpc::Status ParameterService::pull(grpc::ServerContext *context,
+                                    const ByteBuffer *request,
+                                    grpc::ServerWriter<ByteBuffer> *writer) {
+  if (grpc::Status admitted = admit(*context, "Pull"); !admitted.ok())
+    return admitted;
+  wire::Blocks blocks;
+  FrameReader frame;
+  if (Status status = frame.open(*request, blocks); !status.isOk())
+    return toGrpcStatus(status);
+  ParameterServer &server = instance_->server();
+  for (int32_t block : blocks.blocks()) {
+    auto value = std::make_shared<Tensor>();
+    Status status = blocks.read()
+                        ? server.read(block, *value)
+                        : server.pull(block, *value, blocks.trainer(),
+                                      callDeadline(*context));
+    if (!status.isOk())
+      return toGrpcStatus(status);
+    wire::Chunk chunk;
+    chunk.set_block(block);
+    if (!sendTensor(chunk, std::move(value),
+                    [&](ByteBuffer frame) { return writer->Write(frame); }))
+      return grpc::Status::CANCELLED;
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status ParameterService::control(grpc::ServerContext *context,
+                                       const ByteBuffer *request,
+                                       ByteBuffer *reply) {
+  if (grpc::Status admitted = admit(*context, "Control"); !admitted.ok())
+    return admitted;
+  wire::Control call;
+  FrameReader frame;
+  if (Status status = frame.open(*request, call); !status.isOk())
+    return toGrpcStatus(status);
+  ParameterServer &server = instance_->server();
+  Deadline deadline = callDeadline(*context);
+  wire::Reply answer;
+  Status status = Status::ok();
+  switch (call.kind()) {
+  case wire::Control::SEND_BARRIER:
+    status = server.sendBarrier(call.trainer(), deadline);
+    break;
+  case wire::Control::FETCH_BARRIER:
+    status = server.fetchBarrier(call.trainer(), deadline);
+    break;
+  case wire::Control::NORM_SHARE: {
+    double share = 0;
+    status = server.normShare(call.norm(), share, call.trainer(), deadline);
+    answer.set_value(share);
+    break;
+  }
+  case wire::Control::GIVE_NORM:
+    status = server.giveNorm(call.norm(), call.value(), call.trainer(),
+                             deadline);
+    break;
+  case wire::Control::COMPLETE:
+    status = server.complete(call.trainer());
+    break;
+  case wire::Control::ABORT: {
+    int code = call.code();
+    if (code <= 0 || code > static_cast<int>(StatusCode::Internal))
+      code = static_cast<int>(StatusCode::Internal);
+    server.abort(call.trainer(), Status::error(static_cast<StatusCode>(code),
+                                               "{}", call.message()));
+    break;
+  }
+  case wire::Control::WORKER_BARRIER:
+    status = barrier_ ? barrier_->arrive(call.trainer(), call.workers(),
+                                         deadline)
+                      : Status::error(StatusCode::FailedPrecondition,
+                                      "{} keeps no worker barrier (server 0 "
+                                      "does)",
+                                      name());
+    break;
+  default:
+    status = Status::dataLoss("{}: a call of unknown kind {} arrived", name(),
+                              static_cast<int>(call.kind()));
+  }
+  if (!status.isOk())
+    return toGrpcStatus(status);
+  *reply = encodeFrame(answer);
+  return grpc::Status::OK;
+}

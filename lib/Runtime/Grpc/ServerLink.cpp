@@ -1,0 +1,285 @@
+//===- ServerLink.cpp - A trainer's connection to one server --------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ServerLink.h"
+
+#include "Frame.h"
+#include "Protocol.h"
+
+#include <grpcpp/impl/client_unary_call.h>
+
+#include <fmt/format.h>
+
+using namespace openks;
+using namespace openks::runtime;
+using namespace openks::runtime::grpc_wire;
+
+using grpc::ByteBuffer;
+
+/// Returns the description of `method` that gRPC's calls take.
+static grpc::internal::RpcMethod rpcMethod(Method method) {
+  return grpc::internal::RpcMethod(methodPath(method), methodType(method));
+}
+
+/// Returns `deadline` on the system clock, as gRPC takes it.
+static std::chrono::system_clock::time_point systemTime(Deadline deadline) {
+  return std::chrono::system_clock::now() +
+         std::chrono::duration_cast<std::chrono::system_clock::duration>(
+             deadline.when() - Deadline::Clock::now());
+}
+
+ServerLink::ServerLink(int server, std::string endpoint,
+                       std::shared_ptr<grpc::Channel> channel,
+                       std::string token)
+    : server_(server), endpoint_(std::move(endpoint)),
+      peer_(fmt::format("server {} at {}", server, endpoint_)),
+      channel_(std::move(channel)), token_(std::move(token)) {}
+
+ServerLink::~ServerLink() {
+  if (thread_) {
+    // The goodbye goes after the calls queued.
+    enqueue([this] {
+      (void)flushPushes();
+      if (!session_)
+        return;
+      wire::Hello goodbye;
+      goodbye.set_goodbye(true);
+      if (session_->Write(encodeFrame(goodbye)))
+        session_->WritesDone();
+      else
+        sessionContext_->TryCancel();
+      (void)session_->Finish();
+    });
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+      changed_.notify_all();
+    }
+    thread_->join();
+  }
+}
+
+std::unique_ptr<grpc::ClientContext>
+ServerLink::makeContext(Deadline deadline) const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->AddMetadata(kTokenKey, token_);
+  context->set_deadline(systemTime(deadline));
+  return context;
+}
+
+Status ServerLink::open(int trainer, uint64_t fingerprint, Deadline deadline) {
+  if (!channel_->WaitForConnected(systemTime(deadline)))
+    return Status::error(StatusCode::DeadlineExceeded, "{}", endpoint_);
+  // The session has no deadline: it lasts as long as the trainer. Its
+  // answer must come in time all the same.
+  sessionContext_ = makeContext(Deadline::after(std::chrono::hours(24 * 365)));
+  session_.reset(
+      grpc::internal::ClientReaderWriterFactory<ByteBuffer, ByteBuffer>::Create(
+          channel_.get(), rpcMethod(Method::Session), sessionContext_.get()));
+  wire::Hello hello;
+  hello.set_trainer(trainer);
+  hello.set_fingerprint(fingerprint);
+  hello.set_server(server_);
+  std::mutex mutex;
+  std::condition_variable answered;
+  bool done = false;
+  StatusOr<Thread> watchdog =
+      Thread::start(fmt::format("session with {}", peer_), [&] {
+        std::unique_lock<std::mutex> lock(mutex);
+        if (!answered.wait_until(lock, deadline.when(), [&] { return done; }))
+          sessionContext_->TryCancel();
+      });
+  if (!watchdog)
+    return watchdog.status();
+  ByteBuffer reply;
+  bool accepted = session_->Write(encodeFrame(hello)) && session_->Read(&reply);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+    answered.notify_all();
+  }
+  watchdog->join();
+  if (!accepted) {
+    Status status = fromGrpcStatus(session_->Finish(), peer_);
+    session_.reset();
+    if (deadline.passed())
+      return Status::error(StatusCode::DeadlineExceeded, "{}", endpoint_);
+    return status;
+  }
+  StatusOr<Thread> thread =
+      Thread::start(fmt::format("calls to {}", peer_), [this] { run(); });
+  if (!thread)
+    return thread.status();
+  thread_ = std::move(*thread);
+  return Status::ok();
+}
+
+Status ServerLink::notOpen() const {
+  return Status::error(StatusCode::FailedPrecondition,
+                       "the session with {} is not open", peer_);
+}
+
+void ServerLink::enqueue(std::function<void()> task) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  queue_.push_back(std::move(task));
+  changed_.notify_all();
+}
+
+void ServerLink::run() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty())
+        return;
+      task = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    task();
+  }
+}
+
+void ServerLink::push(int block, MessageKind kind,
+                      std::shared_ptr<const Tensor> value, int trainer,
+                      Deadline deadline) {
+  enqueue([=] { writePush(block, kind, value, trainer, deadline); });
+}
+
+void ServerLink::writePush(int block, MessageKind kind,
+                           const std::shared_ptr<const Tensor> &value,
+                           int trainer, Deadline deadline) {
+  if (!pushFailure_.isOk())
+    return;
+  if (!pushStream_) {
+    pushContext_ = makeContext(deadline);
+    pushStream_.reset(
+        grpc::internal::ClientWriterFactory<ByteBuffer>::Create(
+            channel_.get(), rpcMethod(Method::Push),
+            pushContext_.get(), &pushReply_));
+  }
+  wire::Chunk header;
+  header.set_block(block);
+  header.set_kind(static_cast<int32_t>(kind));
+  header.set_trainer(trainer);
+  if (!sendTensor(header, value,
+                  [&](ByteBuffer frame) { return pushStream_->Write(frame); }))
+    // The stream broke; its status says why.
+    pushFailure_ = flushPushes();
+}
+
+Status ServerLink::flushPushes() {
+  if (!pushStream_) {
+    Status failure = pushFailure_;
+    pushFailure_ = Status::ok();
+    return failure;
+  }
+  pushStream_->WritesDone();
+  Status status = fromGrpcStatus(pushStream_->Finish(), peer_);
+  pushStream_.reset();
+  pushContext_.reset();
+  return status;
+}
+
+std::future<Status> ServerLink::pull(std::vector<PullRequest> requests,
+                                     int trainer, bool read,
+                                     Deadline deadline) {
+  auto promise = std::make_shared<std::promise<Status>>();
+  std::future<Status> result = promise->get_future();
+  if (!thread_) {
+    promise->set_value(notOpen());
+    return result;
+  }
+  enqueue([=, requests = std::move(requests)] {
+    Status status = flushPushes();
+    if (status.isOk())
+      status = readBlocks(requests, trainer, read, deadline);
+    promise->set_value(status);
+  });
+  return result;
+}
+
+Status ServerLink::readBlocks(const std::vector<PullRequest> &requests,
+                              int trainer, bool read, Deadline deadline) {
+  wire::Blocks blocks;
+  blocks.set_trainer(trainer);
+  blocks.set_read(read);
+  for (const PullRequest &request : requests)
+    blocks.add_blocks(request.block);
+  std::unique_ptr<grpc::ClientContext> context = makeContext(deadline);
+  std::unique_ptr<grpc::ClientReader<ByteBuffer>> reader(
+      grpc::internal::ClientReaderFactory<ByteBuffer>::Create(
+          channel_.get(), rpcMethod(Method::Pull), context.get(),
+          encodeFrame(blocks)));
+  ByteBuffer message;
+  FrameReader frame;
+  TensorAssembler assembler;
+  wire::Chunk chunk;
+  size_t next = 0;
+  Status status = Status::ok();
+  while (status.isOk() && reader->Read(&message)) {
+    status = frame.open(message, chunk);
+    if (!status.isOk())
+      break;
+    if (assembler.complete() && next == requests.size()) {
+      status = Status::dataLoss("{} sent more blocks than were asked for",
+                                peer_);
+      break;
+    }
+    const PullRequest &request = requests[next];
+    if (chunk.block() != request.block) {
+      status = Status::dataLoss("{} sent block {} where block {} was due",
+                                peer_, chunk.block(), request.block);
+      break;
+    }
+    status = assembler.add(
+        chunk, frame, *request.out,
+        [](DType, const Shape &) { return Status::ok(); },
+        fmt::format("block {} from {}", request.block, peer_));
+    if (status.isOk() && assembler.complete())
+      ++next;
+  }
+  if (!status.isOk()) {
+    context->TryCancel();
+    (void)reader->Finish();
+    return status;
+  }
+  OPENKS_RETURN_IF_ERROR(fromGrpcStatus(reader->Finish(), peer_));
+  if (next != requests.size() || !assembler.complete())
+    return Status::dataLoss("{} sent {} of the {} blocks asked for", peer_,
+                            next, requests.size());
+  return Status::ok();
+}
+
+Status ServerLink::control(wire::Control call, Deadline deadline,
+                           wire::Reply *reply) {
+  if (!thread_)
+    return notOpen();
+  auto promise = std::make_shared<std::promise<Status>>();
+  std::future<Status> result = promise->get_future();
+  enqueue([=, call = std::move(call)] {
+    Status status = flushPushes();
+    if (status.isOk())
+      status = controlNow(call, deadline, reply);
+    promise->set_value(status);
+  });
+  return result.get();
+}
+
+Status ServerLink::controlNow(const wire::Control &call, Deadline deadline,
+                              wire::Reply *reply) {
+  std::unique_ptr<grpc::ClientContext> context = makeContext(deadline);
+  ByteBuffer answer;
+  grpc::Status status =
+      grpc::internal::BlockingUnaryCall<ByteBuffer, ByteBuffer>(
+          channel_.get(), rpcMethod(Method::Control), context.get(),
+          encodeFrame(call), &answer);
+  OPENKS_RETURN_IF_ERROR(fromGrpcStatus(status, peer_));
+  if (!reply)
+    return Status::ok();
+  FrameReader frame;
+  return frame.open(answer, *reply);
+}
