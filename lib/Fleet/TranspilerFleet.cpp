@@ -272,6 +272,26 @@ Status TranspilerFleet::stopWorker() {
   return Status::ok();
 }
 
+Status TranspilerFleet::barrierWorker() {
+  OPENKS_RETURN_IF_ERROR(requireRole("barrierWorker", /*server=*/false));
+  if (!worker_ || stopped_)
+    return Status::error(StatusCode::FailedPrecondition,
+                         stopped_ ? "Fleet::barrierWorker after "
+                                    "Fleet::stopWorker"
+                                  : "Fleet::barrierWorker needs "
+                                    "Fleet::initWorker first");
+  Status status = worker_->flush();
+  if (status.isOk())
+    status = cluster_->workerBarrier(workerIndex(), workerNum(),
+                                     Deadline::after(options_.timeout));
+  if (!status.isOk()) {
+    Status named = status.withContext(describeRole());
+    abortWorker(named);
+    return named;
+  }
+  return Status::ok();
+}
+
 Operation *TranspilerFleet::mainProgram() const {
   if (!job_ || !module_)
     return nullptr;

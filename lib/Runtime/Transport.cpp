@@ -19,6 +19,8 @@ Status Transport::pullAll(const std::vector<PullRequest> &requests, int trainer,
   return Status::ok();
 }
 
+Status Transport::flush(int, Deadline) { return Status::ok(); }
+
 const char *openks::runtime::describeMessageKind(MessageKind kind) {
   switch (kind) {
   case MessageKind::Grad:

@@ -53,11 +53,17 @@ Status WorkerRole::step() {
   return Status::ok();
 }
 
-Status WorkerRole::finish() {
+Status WorkerRole::flush() {
   if (geoPush_ && steps_ > pushedAt_) {
     pushedAt_ = steps_;
     OPENKS_RETURN_IF_ERROR(geoPush_->run().withContext("the last GEO push"));
   }
+  return context_.transport->flush(context_.trainer,
+                                   Deadline::after(context_.timeout));
+}
+
+Status WorkerRole::finish() {
+  OPENKS_RETURN_IF_ERROR(flush());
   Transport &transport = *context_.transport;
   for (int server = 0; server < transport.numServers(); ++server)
     OPENKS_RETURN_IF_ERROR(transport.complete(

@@ -65,6 +65,11 @@ public:
   Status runServer() override;
   Status initWorker(const std::string &modelDir = {}) override;
   Status stopWorker() override;
+  /// Worker: waits until every worker has called it (Paddle's
+  /// barrier_worker), each having first made sure the servers hold all it
+  /// has trained (its pushes delivered, GEO's pending deltas pushed), so
+  /// that a checkpoint saved after it holds every worker's steps.
+  Status barrierWorker();
 
   mlir::Operation *mainProgram() const override;
   mlir::Operation *startupProgram() const override;

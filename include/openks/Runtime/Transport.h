@@ -135,6 +135,11 @@ public:
   /// and every call waiting on it returns an error that names the trainer.
   virtual void abort(int server, int trainer, const Status &status) = 0;
 
+  /// Returns once every push `trainer` has made so far has reached its
+  /// server, with the first failure of those pushes. A transport whose
+  /// pushes are done when push() returns has nothing to wait for.
+  virtual Status flush(int trainer, Deadline deadline);
+
   /// Returns the number of servers of the job.
   virtual int numServers() const = 0;
 };

@@ -56,7 +56,10 @@ public:
   /// dropout and nce draw by a row's place in the whole batch, so that a
   /// trainer's shard draws what single-process training draws for it.
   void setFirstRow(int64_t row) { context_.firstRow = row; }
-  /// Pushes pending GEO deltas and tells every server this trainer is done.
+  /// Pushes pending GEO deltas and waits until every push of this trainer
+  /// has reached its server: the servers hold all it has trained.
+  Status flush();
+  /// Flushes, then tells every server this trainer is done.
   Status finish();
   /// Tells every server that this trainer failed with `status`.
   void abort(const Status &status);

@@ -158,6 +158,17 @@ Status GrpcTransport::complete(int server, int trainer, Deadline deadline) {
   return control(server, makeCall(wire::Control::COMPLETE, trainer), deadline);
 }
 
+Status GrpcTransport::flush(int, Deadline) {
+  std::vector<std::future<Status>> results;
+  for (const std::unique_ptr<ServerLink> &link : links_)
+    results.push_back(link->flush());
+  Status first = Status::ok();
+  for (std::future<Status> &result : results)
+    if (Status status = result.get(); first.isOk())
+      first = status;
+  return first;
+}
+
 void GrpcTransport::abort(int server, int trainer, const Status &status) {
   StatusOr<ServerLink *> link = getLink(server);
   if (!link)

@@ -61,6 +61,7 @@ public:
                   Deadline deadline) override;
   Status complete(int server, int trainer, Deadline deadline) override;
   void abort(int server, int trainer, const Status &status) override;
+  Status flush(int trainer, Deadline deadline) override;
   int numServers() const override { return static_cast<int>(links_.size()); }
 
 private:

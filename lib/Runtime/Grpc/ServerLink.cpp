@@ -254,6 +254,17 @@ Status ServerLink::readBlocks(const std::vector<PullRequest> &requests,
   return Status::ok();
 }
 
+std::future<Status> ServerLink::flush() {
+  auto promise = std::make_shared<std::promise<Status>>();
+  std::future<Status> result = promise->get_future();
+  if (!thread_) {
+    promise->set_value(notOpen());
+    return result;
+  }
+  enqueue([this, promise] { promise->set_value(flushPushes()); });
+  return result;
+}
+
 Status ServerLink::control(wire::Control call, Deadline deadline,
                            wire::Reply *reply) {
   if (!thread_)

@@ -60,6 +60,9 @@ public:
   std::future<Status> pull(std::vector<PullRequest> requests, int trainer,
                            bool read, Deadline deadline);
 
+  /// Queues the end of the pushes queued; the future gives their status.
+  std::future<Status> flush();
+
   /// Runs `call` after the pushes queued and returns its answer.
   Status control(wire::Control call, Deadline deadline,
                  wire::Reply *reply = nullptr);
