@@ -1,12 +1,13 @@
-//===- Runs.h - The two ways openks-run trains ------------------*- C++ -*-===//
+//===- Runs.h - The ways openks-run trains ----------------------*- C++ -*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// openks-run trains a program in one process (LocalRun.cpp) or runs a
-// transpiled job with every role a thread (JobRun.cpp); openks-run.cpp
-// reads the command line and the input and picks one.
+// openks-run trains a program in one process (LocalRun.cpp), runs a
+// transpiled job with every role a thread (JobRun.cpp), or runs one role of
+// a job whose roles are processes (RoleRun.cpp); openks-run.cpp reads the
+// command line and the input and picks one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,13 @@ struct RunSettings {
   std::string loadDir;
 };
 
+/// Returns `bytes` for people: "512 B", "3.2 MiB".
+std::string formatBytes(int64_t bytes);
+/// Returns "1 trainer" or "2 trainers".
+std::string countOf(int64_t count, const char *noun);
+/// Returns the mode's name: "sync", "async", "half-async" or "geo".
+const char *describeMode(runtime::SyncMode mode);
+
 /// Prints `message` as openks-run's error and returns the exit code 1.
 int fail(const std::string &message);
 
@@ -70,6 +79,14 @@ int trainLocally(train::StepOp step, const RunSettings &settings);
 /// the exit code.
 int trainJob(mlir::ModuleOp job, train::StepOp reference,
              const RunSettings &settings);
+
+/// Runs this process's role of the transpiled job `job`, which `roleMaker`
+/// (generated) names, meeting the other processes over gRPC; with
+/// --verify, trainer 0 checks against `reference`, the minimized step the
+/// job was transpiled from. Returns the exit code.
+int trainRole(mlir::ModuleOp job, train::StepOp reference,
+              const RunSettings &settings,
+              std::shared_ptr<fleet::RoleMaker> roleMaker);
 
 } // namespace openks::run
 

@@ -11,7 +11,10 @@
 //     minimizes and transpiles it through the real passes and runs the job,
 //     every server and trainer a thread;
 // openks-run JOB.mlir [...]
-//     runs a module that openks-opt has already transpiled.
+//     runs a module that openks-opt has already transpiled;
+// openks-run ... --role server|trainer --index I, or in a scheduler's
+// environment (PaddleCloud, TF_CONFIG, Slurm)
+//     runs one role of the job, the others being other processes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,8 @@
 #include "ToolOutput.h"
 
 #include "openks/Dialect/PS/IR/PSOps.h"
+#include "openks/Fleet/Environment.h"
+#include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
@@ -168,6 +173,17 @@ static cl::opt<double> verifyTolerance(
     cl::desc("Largest relative difference --verify allows (default 1e-5 "
              "with f32 parameters, 1e-10 with f64 only)"),
     cl::init(0), cl::cat(jobCategory));
+static cl::opt<std::string> roleName(
+    "role",
+    cl::desc("Run one role of the job, meeting the other processes over "
+             "gRPC: server or trainer (with --index); all runs every role as "
+             "a thread here. Without it, a scheduler's environment "
+             "(PaddleCloud, TF_CONFIG, Slurm's srun) picks the role"),
+    cl::cat(jobCategory));
+static cl::opt<int64_t> roleIndex("index",
+                                  cl::desc("With --role: the index of the "
+                                           "server or trainer"),
+                                  cl::init(-1), cl::cat(jobCategory));
 static cl::list<std::string> injectFaults(
     "inject-fault",
     cl::desc("For tests: break a role on purpose, as trainerT:KIND@STEP "
@@ -177,6 +193,81 @@ static cl::list<std::string> injectFaults(
 int openks::run::fail(const std::string &message) {
   printTo(stderr, "openks-run: error: {}\n", message);
   return 1;
+}
+
+/// How this process takes part in a job.
+struct RoleChoice {
+  /// Every role is a thread of this process (no role was asked for).
+  bool inProcess = true;
+  /// The role from --role and --index (made once the endpoints are known).
+  std::optional<fleet::Role> flagRole;
+  /// The role a scheduler's environment gives, generated.
+  std::shared_ptr<fleet::RoleMaker> environmentRole;
+};
+
+/// Finds this process's role: from --role, else from a scheduler's
+/// environment, else none (every role here). An evaluator has nothing to do
+/// in a job: it says so and the process exits 0 (`exitNow`).
+static FailureOr<RoleChoice> findRole(bool &exitNow) {
+  RoleChoice choice;
+  if (roleIndex.getNumOccurrences() && roleName.empty()) {
+    fail("--index needs --role");
+    return failure();
+  }
+  if (roleName == "all")
+    return choice;
+  if (!roleName.empty()) {
+    if (roleName != "server" && roleName != "trainer") {
+      fail(fmt::format("--role: unknown role '{}'; choose server, trainer or "
+                       "all",
+                       roleName.getValue()));
+      return failure();
+    }
+    if (roleIndex < 0 || roleIndex > (1 << 20)) {
+      fail(fmt::format("--role {} needs --index, the {}'s index (0 or more)",
+                       roleName.getValue(), roleName.getValue()));
+      return failure();
+    }
+    choice.inProcess = false;
+    choice.flagRole =
+        roleName == "server" ? fleet::Role::Server : fleet::Role::Worker;
+    return choice;
+  }
+  StatusOr<std::unique_ptr<fleet::RoleMaker>> found =
+      fleet::createRoleMakerFromEnvironment(fleet::Environment::process());
+  if (!found) {
+    if (found.status().code() == StatusCode::NotFound)
+      return choice;
+    fail(found.status().message());
+    return failure();
+  }
+  if (Status status = (*found)->generateRole(); !status.isOk()) {
+    fail(status.message());
+    return failure();
+  }
+  if ((*found)->isEvaluator()) {
+    printTo(stdout,
+            "{}: this process is an evaluator, which has nothing to do in a "
+            "parameter-server job; exiting\n",
+            (*found)->describe());
+    exitNow = true;
+    return choice;
+  }
+  choice.inProcess = false;
+  choice.environmentRole = std::move(*found);
+  return choice;
+}
+
+/// Returns the role maker of `choice` in a job of the servers at
+/// `endpoints` and `trainers` trainers.
+static std::shared_ptr<fleet::RoleMaker>
+makeRoleMaker(const RoleChoice &choice,
+              const std::vector<std::string> &endpoints, int64_t trainers) {
+  if (choice.environmentRole)
+    return choice.environmentRole;
+  return std::make_shared<fleet::LocalRoleMaker>(
+      *choice.flagRole, static_cast<int>(roleIndex), endpoints,
+      static_cast<int>(trainers));
 }
 
 /// Finds the step to run: the one named --step, or the only one.
@@ -461,6 +552,20 @@ static int trainFromCommandLine() {
   FailureOr<RunSettings> settings = getRunSettings();
   if (failed(settings))
     return 1;
+  bool exitNow = false;
+  FailureOr<RoleChoice> role = findRole(exitNow);
+  if (failed(role))
+    return 1;
+  if (exitNow)
+    return 0;
+  // A scheduler names the servers and the number of trainers.
+  if (role->environmentRole && pservers.empty()) {
+    pservers = fmt::format("{}",
+                           fmt::join(role->environmentRole->serverEndpoints(),
+                                     ","));
+    if (!numTrainers.getNumOccurrences())
+      numTrainers = role->environmentRole->workerNum();
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -498,6 +603,13 @@ static int trainFromCommandLine() {
       if (main && failed(checkFetchesLoss(main)))
         return 1;
     }
+    if (!role->inProcess) {
+      auto jobAttr = (*module)->getAttrOfType<ps::JobAttr>(
+          ps::JobAttr::kAttrName);
+      return trainRole(*module, nullptr, *settings,
+                       makeRoleMaker(*role, jobAttr.getEndpointNames(),
+                                     jobAttr.getTrainers()));
+    }
     return trainJob(*module, nullptr, *settings);
   }
 
@@ -513,6 +625,9 @@ static int trainFromCommandLine() {
   if (failed(checkFetchesLoss(*step)) ||
       failed(minimizeIfAsked(*module, *step)))
     return 1;
+  if (pservers.empty() && !role->inProcess)
+    return fail("--role runs one role of a job: give the job's servers with "
+                "--pservers (host:port,...) and its --trainers");
   if (pservers.empty()) {
     const cl::Option *jobOptions[] = {
         &numTrainers, &modeName, &splitMethodName, &minBlockSize,
@@ -536,6 +651,9 @@ static int trainFromCommandLine() {
   buildTranspilePipeline(pm, options);
   if (failed(pm.run(*job)))
     return fail("cannot transpile the program");
+  if (!role->inProcess)
+    return trainRole(*job, *step, *settings,
+                     makeRoleMaker(*role, options.pservers, options.trainers));
   return trainJob(*job, *step, *settings);
 }
 
@@ -562,7 +680,9 @@ int main(int argc, char **argv) {
       "its backward and optimizer ops, or of a forward-only step minimized\n"
       "with --optimizer. With --pservers it transpiles the program and runs\n"
       "every server and trainer as a thread; a module openks-opt has\n"
-      "transpiled runs as it is.\n");
+      "transpiled runs as it is. With --role, or in a scheduler's\n"
+      "environment, it runs one role of the job and meets the others over\n"
+      "gRPC (docs/Launch.md).\n");
   int exitCode = trainFromCommandLine();
   // A run whose progress or summary was lost (a full disk) has failed too.
   if (Status written = flushStandardOutput(); !written.isOk())

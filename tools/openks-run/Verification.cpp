@@ -1,0 +1,73 @@
+//===- Verification.cpp - A sync job checked against one process ---------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Verification.h"
+
+#include "openks/Runtime/Loader/PlanBuilder.h"
+
+using namespace mlir;
+using namespace openks;
+using namespace openks::run;
+using namespace openks::runtime;
+
+/// Returns the single-process trainer of `step` with room for `batch` rows.
+static StatusOr<std::unique_ptr<LocalTrainer>>
+createReference(train::StepOp step, const RunSettings &settings) {
+  PlanOptions options;
+  options.maxBatch = settings.batchSize;
+  options.runSeed = settings.seed;
+  FailureOr<ParameterStore> store = buildParameterStore(
+      SymbolTable::getNearestSymbolTable(step->getParentOp()), options);
+  if (failed(store))
+    return Status::invalidArgument("cannot build the --verify reference");
+  FailureOr<Plan> plan = buildPlan(step.getBody(), *store, options);
+  if (failed(plan))
+    return Status::invalidArgument("cannot build the --verify reference");
+  return LocalTrainer::create(std::move(*store), std::move(*plan),
+                              settings.data);
+}
+
+/// Returns what explains rounding differences in training `step` over
+/// `store`.
+static RoundingModel getRoundingModel(train::StepOp step,
+                                      const ParameterStore &store) {
+  RoundingModel model;
+  for (ParameterId id = 0; id < store.size(); ++id)
+    model.f32 |= store[id].trainable && store[id].value.dtype() == DType::F32;
+  step.walk([&](train::OptimizerOpInterface optimizer) {
+    model.adaptive |= !isa<train::SgdOp, train::MomentumOp>(optimizer);
+  });
+  return model;
+}
+
+/// Returns the tolerance of --verify: the one asked for, else 1e-5 when any
+/// parameter is f32 and 1e-10 when all are f64.
+static double getTolerance(const RoundingModel &rounding,
+                           const RunSettings &settings) {
+  if (settings.verifyTolerance > 0)
+    return settings.verifyTolerance;
+  return rounding.f32 ? 1e-5 : 1e-10;
+}
+
+StatusOr<std::unique_ptr<Verification>>
+Verification::create(train::StepOp reference, const RunSettings &settings,
+                     int64_t startStep) {
+  StatusOr<std::unique_ptr<LocalTrainer>> local =
+      createReference(reference, settings);
+  if (!local)
+    return local.status();
+  OPENKS_RETURN_IF_ERROR((*local)->start());
+  // A resumed job is checked from the same checkpoint.
+  if (!settings.loadDir.empty())
+    if (StatusOr<int64_t> resumed =
+            (*local)->resume(settings.loadDir, settings.batchSize);
+        !resumed)
+      return resumed.status();
+  RoundingModel rounding = getRoundingModel(reference, (*local)->store());
+  return std::make_unique<Verification>(std::move(*local), settings.batchSize,
+                                        getTolerance(rounding, settings),
+                                        startStep, rounding);
+}
