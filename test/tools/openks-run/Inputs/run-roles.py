@@ -1,0 +1,165 @@
+# Runs a job as one openks-run process per role on free loopback ports, for
+# a test, bounded in time, and reports how each process ended; whatever
+# happens, no process of the job is left running.
+#
+#   python3 run-roles.py OUT --servers M --trainers N [options] -- openks-run ARGS...
+#
+# Each role runs `openks-run ARGS... --pservers ENDPOINTS --trainers N
+# --role ROLE --index I` with OPENKS_JOB_TOKEN set, its output in
+# OUT/ROLE.log ("server0.log", "trainer1.log"). Options:
+#   --launch LAUNCHER    run the job through the openks-launch LAUNCHER
+#                        instead (its output goes to OUT/launch.log)
+#   --kill ROLE@STEP     SIGKILL ROLE once trainer 0 has logged step STEP
+#   --delay ROLE=SECONDS start ROLE that much after the others
+#   --env ROLE:NAME=VALUE  set (or, with an empty VALUE, unset) a variable
+#                        of ROLE's environment
+#   --deadline SECONDS   kill whatever still runs after this long (60)
+# It prints "ROLE exit CODE" (or "ROLE killed by SIGNAL") for every role in
+# role order, and "left running: none" once nothing is.
+import argparse
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+
+def free_ports(count):
+    """Returns the first of `count` consecutive loopback ports free now."""
+    for _ in range(200):
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        first = probe.getsockname()[1]
+        sockets = [probe]
+        try:
+            for port in range(first + 1, first + count):
+                extra = socket.socket()
+                sockets.append(extra)
+                extra.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+        finally:
+            for s in sockets:
+                s.close()
+    sys.exit("run-roles.py: no free loopback ports")
+
+
+def role_names(servers, trainers):
+    return ([f"server{i}" for i in range(servers)] +
+            [f"trainer{i}" for i in range(trainers)])
+
+
+def main():
+    separator = sys.argv.index("--")
+    command = sys.argv[separator + 1:]
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--servers", type=int, required=True)
+    parser.add_argument("--trainers", type=int, required=True)
+    parser.add_argument("--launch")
+    parser.add_argument("--kill")
+    parser.add_argument("--delay", action="append", default=[])
+    parser.add_argument("--env", action="append", default=[])
+    parser.add_argument("--deadline", type=float, default=60)
+    args = parser.parse_args(sys.argv[1:separator])
+    os.makedirs(args.out, exist_ok=True)
+
+    roles = role_names(args.servers, args.trainers)
+    first_port = free_ports(args.servers + args.trainers)
+    endpoints = ",".join(f"127.0.0.1:{first_port + i}"
+                         for i in range(args.servers))
+    base_env = dict(os.environ)
+    base_env["OPENKS_JOB_TOKEN"] = "run-roles-test-token"
+    for name in ("TRAINING_ROLE", "PADDLE_TRAINING_ROLE", "TF_CONFIG",
+                 "SLURM_PROCID", "SLURM_JOB_ID", "OPENKS_ROLE_MAKER"):
+        base_env.pop(name, None)
+    delays = dict(spec.split("=", 1) for spec in args.delay)
+
+    def environment(role):
+        env = dict(base_env)
+        for spec in args.env:
+            who, assignment = spec.split(":", 1)
+            if who != role:
+                continue
+            name, value = assignment.split("=", 1)
+            if value:
+                env[name] = value
+            else:
+                env.pop(name, None)
+        return env
+
+    processes = {}
+    if args.launch:
+        log = open(os.path.join(args.out, "launch.log"), "wb")
+        processes["launcher"] = subprocess.Popen(
+            [args.launch, "--servers", str(args.servers), "--trainers",
+             str(args.trainers), "--start-port", str(first_port), "--log-dir",
+             os.path.join(args.out, "logs"), "--"] + command,
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env=environment("launcher"), start_new_session=True)
+        roles = ["launcher"]
+    else:
+        pending = sorted(roles, key=lambda role: float(delays.get(role, 0)))
+        start = time.monotonic()
+        for role in pending:
+            time.sleep(max(0.0, start + float(delays.get(role, 0)) -
+                           time.monotonic()))
+            kind = "server" if role.startswith("server") else "trainer"
+            index = role[len(kind):]
+            log = open(os.path.join(args.out, role + ".log"), "wb")
+            processes[role] = subprocess.Popen(
+                command + ["--pservers", endpoints, "--trainers",
+                           str(args.trainers), "--role", kind, "--index",
+                           index],
+                stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, env=environment(role),
+                start_new_session=True)
+
+    deadline = time.monotonic() + args.deadline
+    killed = set()
+    if args.kill:
+        victim, step = args.kill.split("@")
+        log_path = os.path.join(args.out, "trainer0.log")
+        pattern = re.compile(rf"^step {step}/".encode(), re.M)
+        while time.monotonic() < deadline:
+            with open(log_path, "rb") as log:
+                if pattern.search(log.read()):
+                    break
+            if processes["trainer0"].poll() is not None:
+                break
+            time.sleep(0.01)
+        processes[victim].kill()
+        killed.add(victim)
+        print(f"killed {victim} at step {step}", flush=True)
+
+    try:
+        for role in roles:
+            process = processes[role]
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                print(f"{role} still running at the deadline", flush=True)
+    finally:
+        for role, process in processes.items():
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    for role in roles:
+        code = processes[role].returncode
+        if code < 0:
+            print(f"{role} killed by {signal.Signals(-code).name}", flush=True)
+        else:
+            print(f"{role} exit {code}", flush=True)
+    # A role's own children (none today) would be in its process group.
+    for process in processes.values():
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    print("left running: none", flush=True)
+
+
+main()
