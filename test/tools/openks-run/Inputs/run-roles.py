@@ -13,6 +13,7 @@
 #   --delay ROLE=SECONDS start ROLE that much after the others
 #   --env ROLE:NAME=VALUE  set (or, with an empty VALUE, unset) a variable
 #                        of ROLE's environment
+#   --extra ROLE=ARG     append ARG to ROLE's command line
 #   --deadline SECONDS   kill whatever still runs after this long (60)
 # It prints "ROLE exit CODE" (or "ROLE killed by SIGNAL") for every role in
 # role order, and "left running: none" once nothing is.
@@ -63,6 +64,7 @@ def main():
     parser.add_argument("--kill")
     parser.add_argument("--delay", action="append", default=[])
     parser.add_argument("--env", action="append", default=[])
+    parser.add_argument("--extra", action="append", default=[])
     parser.add_argument("--deadline", type=float, default=60)
     args = parser.parse_args(sys.argv[1:separator])
     os.makedirs(args.out, exist_ok=True)
@@ -113,7 +115,9 @@ def main():
             processes[role] = subprocess.Popen(
                 command + ["--pservers", endpoints, "--trainers",
                            str(args.trainers), "--role", kind, "--index",
-                           index],
+                           index] +
+                [spec.split("=", 1)[1] for spec in args.extra
+                 if spec.split("=", 1)[0] == role],
                 stdout=log, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, env=environment(role),
                 start_new_session=True)
