@@ -134,13 +134,15 @@ static StatusOr<Shape> readShape(const wire::Chunk &header,
     return Status::dataLoss("{} arrived with rank {}, above the largest ({})",
                             what, header.shape_size(), Shape::kMaxRank);
   Shape shape;
-  // 2^59 elements: at most 2^62 bytes, and no product overflows on the way.
-  constexpr int64_t kLargest = int64_t(1) << 59;
+  // The product of the sizes that are not 0 stays within what a tensor may
+  // hold, so that no product of sizes (a row's width) overflows, even in a
+  // tensor with no elements.
   int64_t numel = 1;
   for (int64_t dim : header.shape()) {
-    if (dim < 0 || (dim > 0 && numel > kLargest / dim))
+    if (dim < 0 || dim > kMaxTensorElements ||
+        (dim > 0 && numel > kMaxTensorElements / dim))
       return Status::dataLoss("{} arrived with an impossible shape", what);
-    numel *= dim;
+    numel = std::max<int64_t>(numel * dim, 1);
     shape.push_back(dim);
   }
   return shape;

@@ -489,6 +489,15 @@ TEST(GrpcFrameTest, ImpossibleShapesAreDataLoss) {
                  "impossible shape");
   expectDataLoss(addRefused(firstChunk(f32, {INT64_MAX, 2}), ""),
                  "impossible shape");
+  // More elements than a tensor may hold, though the bytes would not
+  // overflow: refused before anything is allocated.
+  expectDataLoss(
+      addRefused(firstChunk(f32, {int64_t(1) << 21, int64_t(1) << 20}), ""),
+      "impossible shape");
+  // No elements, but a row width that overflows.
+  expectDataLoss(
+      addRefused(firstChunk(f32, {0, int64_t(1) << 62, int64_t(1) << 62}), ""),
+      "impossible shape");
 }
 
 TEST(GrpcFrameTest, ARankAboveTheLargestIsDataLoss) {
