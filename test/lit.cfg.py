@@ -41,8 +41,10 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if config.openks_sanitize:
     config.available_features.add("sanitizer")
 
-# Under AddressSanitizer an allocation too large for the machine returns null,
-# as it does without it, so the tools' out-of-memory errors can be tested.
-config.environment["ASAN_OPTIONS"] = ":".join(
-    filter(None, [os.environ.get("ASAN_OPTIONS", ""),
-                  "allocator_may_return_null=1"]))
+# Under AddressSanitizer and ThreadSanitizer an allocation too large for the
+# machine returns null, as it does without them, so the tools' out-of-memory
+# errors can be tested.
+for sanitizer_options in ("ASAN_OPTIONS", "TSAN_OPTIONS"):
+    config.environment[sanitizer_options] = ":".join(
+        filter(None, [os.environ.get(sanitizer_options, ""),
+                      "allocator_may_return_null=1"]))
