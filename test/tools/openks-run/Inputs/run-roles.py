@@ -14,10 +14,17 @@
 #   --env ROLE:NAME=VALUE  set (or, with an empty VALUE, unset) a variable
 #                        of ROLE's environment
 #   --extra ROLE=ARG     append ARG to ROLE's command line
+#   --scheduler NAME     give each role the variables the scheduler NAME
+#                        sets instead of --role and the job's flags:
+#                        paddlecloud (PADDLE_TRAINING_ROLE, POD_IP and
+#                        PADDLE_PORT), tfconfig (a TFJob's TF_CONFIG with a
+#                        chief as trainer 0 and an evaluator) or slurm (one
+#                        srun step on one node)
 #   --deadline SECONDS   kill whatever still runs after this long (60)
 # It prints "ROLE exit CODE" (or "ROLE killed by SIGNAL") for every role in
 # role order, and "left running: none" once nothing is.
 import argparse
+import json
 import os
 import re
 import signal
@@ -53,6 +60,56 @@ def role_names(servers, trainers):
             [f"trainer{i}" for i in range(trainers)])
 
 
+def scheduler_variables(scheduler, role, servers, trainers, first_port):
+    """The variables `scheduler` gives `role` of a job of `servers` servers
+    and `trainers` trainers on one host, ports from `first_port` on."""
+    kind = role.rstrip("0123456789")
+    index = int(role[len(kind):])
+    server_endpoints = [f"127.0.0.1:{first_port + i}" for i in range(servers)]
+    trainer_endpoints = [f"127.0.0.1:{first_port + servers + i}"
+                         for i in range(trainers)]
+    if scheduler == "paddlecloud":
+        variables = {
+            "PADDLE_TRAINING_ROLE": "PSERVER" if kind == "server" else "TRAINER",
+            "PADDLE_PSERVERS_IP_PORT_LIST": ",".join(server_endpoints),
+            "PADDLE_TRAINER_ENDPOINTS": ",".join(trainer_endpoints),
+            "PADDLE_TRAINERS_NUM": str(trainers),
+        }
+        if kind == "server":
+            variables["POD_IP"] = "127.0.0.1"
+            variables["PADDLE_PORT"] = str(first_port + index)
+        else:
+            variables["PADDLE_TRAINER_ID"] = str(index)
+        return variables
+    if scheduler == "tfconfig":
+        # Trainer 0 is the chief; the other trainers are the workers.
+        cluster = {"ps": server_endpoints, "chief": trainer_endpoints[:1],
+                   "worker": trainer_endpoints[1:]}
+        if kind == "server":
+            task = {"type": "ps", "index": index}
+        elif kind == "trainer":
+            task = ({"type": "chief", "index": 0} if index == 0 else
+                    {"type": "worker", "index": index - 1})
+        else:
+            task = {"type": "evaluator", "index": index}
+        return {"TF_CONFIG": json.dumps({"cluster": cluster, "task": task,
+                                         "environment": "cloud"})}
+    # One srun job step of every role on this host, servers first.
+    tasks = servers + trainers
+    rank = index if kind == "server" else servers + index
+    return {
+        "SLURM_JOB_ID": "4242", "SLURM_STEP_ID": "0",
+        "SLURM_PROCID": str(rank), "SLURM_LOCALID": str(rank),
+        "SLURM_NODEID": "0", "SLURMD_NODENAME": "localhost",
+        "SLURM_GTIDS": ",".join(str(t) for t in range(tasks)),
+        "SLURM_STEP_NODELIST": "localhost", "SLURM_STEP_NUM_NODES": "1",
+        "SLURM_STEP_NUM_TASKS": str(tasks),
+        "SLURM_STEP_TASKS_PER_NODE": str(tasks),
+        "SLURM_STEP_RESV_PORTS": f"{first_port}-{first_port + tasks - 1}",
+        "SLURM_DISTRIBUTION": "block", "OPENKS_SLURM_SERVERS": str(servers),
+    }
+
+
 def main():
     separator = sys.argv.index("--")
     command = sys.argv[separator + 1:]
@@ -65,6 +122,8 @@ def main():
     parser.add_argument("--delay", action="append", default=[])
     parser.add_argument("--env", action="append", default=[])
     parser.add_argument("--extra", action="append", default=[])
+    parser.add_argument("--scheduler",
+                        choices=["paddlecloud", "tfconfig", "slurm"])
     parser.add_argument("--deadline", type=float, default=60)
     args = parser.parse_args(sys.argv[1:separator])
     os.makedirs(args.out, exist_ok=True)
@@ -79,9 +138,15 @@ def main():
                  "SLURM_PROCID", "SLURM_JOB_ID", "OPENKS_ROLE_MAKER"):
         base_env.pop(name, None)
     delays = dict(spec.split("=", 1) for spec in args.delay)
+    if args.scheduler == "tfconfig":
+        # The evaluator of a TFJob is a process too; it has nothing to do.
+        roles.append("evaluator0")
 
     def environment(role):
         env = dict(base_env)
+        if args.scheduler:
+            env.update(scheduler_variables(args.scheduler, role, args.servers,
+                                           args.trainers, first_port))
         for spec in args.env:
             who, assignment = spec.split(":", 1)
             if who != role:
@@ -109,13 +174,14 @@ def main():
         for role in pending:
             time.sleep(max(0.0, start + float(delays.get(role, 0)) -
                            time.monotonic()))
-            kind = "server" if role.startswith("server") else "trainer"
+            kind = role.rstrip("0123456789")
             index = role[len(kind):]
+            flags = [] if args.scheduler else [
+                "--pservers", endpoints, "--trainers", str(args.trainers),
+                "--role", kind, "--index", index]
             log = open(os.path.join(args.out, role + ".log"), "wb")
             processes[role] = subprocess.Popen(
-                command + ["--pservers", endpoints, "--trainers",
-                           str(args.trainers), "--role", kind, "--index",
-                           index] +
+                command + flags +
                 [spec.split("=", 1)[1] for spec in args.extra
                  if spec.split("=", 1)[0] == role],
                 stdout=log, stderr=subprocess.STDOUT,
