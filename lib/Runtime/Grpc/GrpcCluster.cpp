@@ -190,6 +190,15 @@ Status GrpcCluster::publish(std::shared_ptr<ServerInstance> server) {
   // One server per endpoint: another process's bind must fail.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  // Calls wait in the server (barriers, sync pulls) and sessions last as
+  // long as their trainers: threads that stay, rather than one made and
+  // ended for each call that finds every poller busy.
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS,
+                              1);
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 4);
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, 64);
   published.server = builder.BuildAndStart();
   if (!published.server || port == 0)
     return Status::error(StatusCode::FailedPrecondition,

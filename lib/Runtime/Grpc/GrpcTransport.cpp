@@ -12,44 +12,8 @@ using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::grpc_wire;
 
-StatusOr<std::shared_ptr<const Tensor>>
-PushBuffers::lend(int server, int block, Tensor &value) {
-  std::pair<int, int> key(server, block);
-  Tensor exchange;
-  bool spare = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<Tensor> &spares = spares_[key];
-    if (!spares.empty()) {
-      exchange = std::move(spares.back());
-      spares.pop_back();
-      spare = exchange.dtype() == value.dtype() &&
-              exchange.capacity() >= value.numel();
-    }
-  }
-  if (spare) {
-    exchange.resize(value.shape());
-  } else {
-    StatusOr<Tensor> fresh = Tensor::allocate(value.dtype(), value.shape());
-    if (!fresh)
-      return fresh.status();
-    exchange = std::move(*fresh);
-  }
-  std::swap(exchange, value);
-  // Once sent, the buffer comes back here, if the pool is still there.
-  std::weak_ptr<PushBuffers> pool = weak_from_this();
-  return std::shared_ptr<const Tensor>(
-      new Tensor(std::move(exchange)), [pool, key](const Tensor *sent) {
-        std::unique_ptr<Tensor> owned(const_cast<Tensor *>(sent));
-        if (std::shared_ptr<PushBuffers> buffers = pool.lock()) {
-          std::lock_guard<std::mutex> lock(buffers->mutex_);
-          buffers->spares_[key].push_back(std::move(*owned));
-        }
-      });
-}
-
 GrpcTransport::GrpcTransport(std::vector<std::unique_ptr<ServerLink>> links)
-    : links_(std::move(links)), buffers_(std::make_shared<PushBuffers>()) {}
+    : links_(std::move(links)), buffers_(std::make_shared<TensorPool>()) {}
 
 StatusOr<ServerLink *> GrpcTransport::getLink(int server) const {
   if (server < 0 || server >= numServers())
@@ -63,11 +27,14 @@ Status GrpcTransport::push(int server, int block, MessageKind kind,
   StatusOr<ServerLink *> link = getLink(server);
   if (!link)
     return link.status();
-  StatusOr<std::shared_ptr<const Tensor>> sent =
-      buffers_->lend(server, block, value);
-  if (!sent)
-    return sent.status();
-  (*link)->push(block, kind, std::move(*sent), trainer, deadline);
+  // The value goes as it is; the trainer gets a spare buffer in exchange.
+  int64_t key = int64_t(server) << 32 | uint32_t(block);
+  StatusOr<Tensor> exchange = buffers_->takeLike(key, value);
+  if (!exchange)
+    return exchange.status();
+  std::swap(*exchange, value);
+  (*link)->push(block, kind, buffers_->share(key, std::move(*exchange)),
+                trainer, deadline);
   return Status::ok();
 }
 
@@ -78,18 +45,31 @@ Status GrpcTransport::fetch(const std::vector<PullRequest> &requests,
     OPENKS_RETURN_IF_ERROR(getLink(request.server).status());
     byServer[request.server].push_back(request);
   }
-  std::vector<std::future<Status>> results;
+  // Every server's blocks at once: the last server's in this thread, the
+  // others' in their links' threads.
+  std::vector<int> servers;
   for (int server = 0; server < numServers(); ++server)
     if (!byServer[server].empty())
-      results.push_back(links_[server]->pull(std::move(byServer[server]),
-                                             trainer, read, deadline));
-  Status first = Status::ok();
-  for (std::future<Status> &result : results) {
-    Status status = result.get();
-    if (first.isOk())
-      first = status;
+      servers.push_back(server);
+  std::vector<std::future<Status>> results;
+  for (size_t i = 0; i + 1 < servers.size(); ++i) {
+    ServerLink *link = links_[servers[i]].get();
+    results.push_back(link->submit(
+        [link, requests = std::move(byServer[servers[i]]), trainer, read,
+         deadline] { return link->pull(requests, trainer, read, deadline); }));
   }
-  return first;
+  Status last = Status::ok();
+  if (!servers.empty()) {
+    ServerLink *link = links_[servers.back()].get();
+    const std::vector<PullRequest> &blocks = byServer[servers.back()];
+    last = link->call(
+        [&] { return link->pull(blocks, trainer, read, deadline); });
+  }
+  // The first failure in server order.
+  for (std::future<Status> &result : results)
+    if (Status status = result.get(); !status.isOk())
+      return status;
+  return last;
 }
 
 Status GrpcTransport::pull(int server, int block, Tensor &out, int trainer,
@@ -114,7 +94,9 @@ Status GrpcTransport::control(int server, wire::Control call,
   StatusOr<ServerLink *> link = getLink(server);
   if (!link)
     return link.status();
-  return (*link)->control(std::move(call), deadline, reply);
+  ServerLink *target = *link;
+  return target->call(
+      [&] { return target->control(call, deadline, reply); });
 }
 
 /// Returns the control call `kind` of `trainer`.
@@ -161,7 +143,8 @@ Status GrpcTransport::complete(int server, int trainer, Deadline deadline) {
 Status GrpcTransport::flush(int, Deadline) {
   std::vector<std::future<Status>> results;
   for (const std::unique_ptr<ServerLink> &link : links_)
-    results.push_back(link->flush());
+    results.push_back(
+        link->submit([target = link.get()] { return target->flushPushes(); }));
   Status first = Status::ok();
   for (std::future<Status> &result : results)
     if (Status status = result.get(); first.isOk())

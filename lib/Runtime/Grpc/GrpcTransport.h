@@ -14,30 +14,14 @@
 #define OPENKS_LIB_RUNTIME_GRPC_GRPCTRANSPORT_H
 
 #include "ServerLink.h"
+#include "TensorPool.h"
 
 #include "openks/Runtime/Transport.h"
 
-#include <map>
 #include <memory>
-#include <mutex>
-#include <utility>
 #include <vector>
 
 namespace openks::runtime::grpc_wire {
-
-/// Buffers of pushed values, returned once gRPC has sent them, for the next
-/// push of the same block: a trainer's steady state allocates nothing.
-class PushBuffers : public std::enable_shared_from_this<PushBuffers> {
-public:
-  /// Returns `value`'s contents to send, and gives `value` a buffer of the
-  /// same type and shape (unspecified contents) in exchange.
-  StatusOr<std::shared_ptr<const Tensor>> lend(int server, int block,
-                                               Tensor &value);
-
-private:
-  std::mutex mutex_;
-  std::map<std::pair<int, int>, std::vector<Tensor>> spares_;
-};
 
 /// A trainer's transport to servers over gRPC.
 class GrpcTransport : public Transport {
@@ -75,7 +59,8 @@ private:
                bool read, Deadline deadline);
 
   std::vector<std::unique_ptr<ServerLink>> links_;
-  std::shared_ptr<PushBuffers> buffers_;
+  /// The buffers of pushed values, back once sent, by server and block.
+  std::shared_ptr<TensorPool> buffers_;
 };
 
 } // namespace openks::runtime::grpc_wire

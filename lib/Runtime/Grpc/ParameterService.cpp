@@ -36,6 +36,10 @@ static bool sameToken(grpc::string_ref given, const std::string &expected) {
   return difference == 0;
 }
 
+/// The keys of the pool's buffers of pulled values (received ones are keyed
+/// by their block alone).
+static constexpr int64_t kPulledKey = int64_t(1) << 32;
+
 /// Returns the deadline of `context`'s call as a runtime deadline.
 static Deadline callDeadline(const grpc::ServerContext &context) {
   return Deadline::after(timeLeft(context.deadline()));
@@ -45,7 +49,8 @@ ParameterService::ParameterService(std::shared_ptr<ServerInstance> instance,
                                    std::string token,
                                    std::shared_ptr<WorkerBarrier> barrier)
     : instance_(std::move(instance)), token_(std::move(token)),
-      barrier_(std::move(barrier)) {
+      barrier_(std::move(barrier)),
+      buffers_(std::make_shared<TensorPool>()) {
   // The order of the methods is Method's.
   AddMethod(new RpcServiceMethod(
       methodPath(Method::Session), methodType(Method::Session),
@@ -188,6 +193,9 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
     if (chunk.kind() < 0 || chunk.kind() > static_cast<int>(MessageKind::Param))
       return toGrpcStatus(Status::dataLoss(
           "{}: a push of an unknown kind {} arrived", name(), chunk.kind()));
+    // A value is received into a spare buffer of its block.
+    if (assembler.complete())
+      value = buffers_->take(chunk.block());
     Status status = assembler.add(
         chunk, frame, value,
         [&](DType dtype, const Shape &shape) {
@@ -197,9 +205,12 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
         fmt::format("{}: trainer {}'s {} for block {}", name(),
                     chunk.trainer(), describeMessageKind(kind),
                     chunk.block()));
-    if (status.isOk() && assembler.complete())
+    if (status.isOk() && assembler.complete()) {
       status = server.push(chunk.block(), kind, value, chunk.trainer(),
                            callDeadline(*context));
+      // The server may have left its previous buffer in exchange.
+      buffers_->give(chunk.block(), std::move(value));
+    }
     if (!status.isOk())
       return toGrpcStatus(status);
   }
@@ -221,16 +232,18 @@ grpc::Status ParameterService::pull(grpc::ServerContext *context,
     return toGrpcStatus(status);
   ParameterServer &server = instance_->server();
   for (int32_t block : blocks.blocks()) {
-    auto value = std::make_shared<Tensor>();
-    Status status = blocks.read()
-                        ? server.read(block, *value)
-                        : server.pull(block, *value, blocks.trainer(),
-                                      callDeadline(*context));
+    // Sent from a spare buffer of the block, which comes back once sent.
+    Tensor value = buffers_->take(kPulledKey | uint32_t(block));
+    Status status = blocks.read() ? server.read(block, value)
+                                  : server.pull(block, value, blocks.trainer(),
+                                                callDeadline(*context));
     if (!status.isOk())
       return toGrpcStatus(status);
     wire::Chunk chunk;
     chunk.set_block(block);
-    if (!sendTensor(chunk, std::move(value),
+    if (!sendTensor(chunk,
+                    buffers_->share(kPulledKey | uint32_t(block),
+                                    std::move(value)),
                     [&](ByteBuffer frame) { return writer->Write(frame); }))
       return grpc::Status::CANCELLED;
   }

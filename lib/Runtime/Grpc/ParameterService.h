@@ -13,6 +13,8 @@
 #ifndef OPENKS_LIB_RUNTIME_GRPC_PARAMETERSERVICE_H
 #define OPENKS_LIB_RUNTIME_GRPC_PARAMETERSERVICE_H
 
+#include "TensorPool.h"
+
 #include "openks/Runtime/ServerInstance.h"
 #include "openks/Runtime/WorkerBarrier.h"
 
@@ -61,6 +63,8 @@ private:
   std::shared_ptr<ServerInstance> instance_;
   std::string token_;
   std::shared_ptr<WorkerBarrier> barrier_;
+  /// The buffers values are received into and sent from, by block.
+  std::shared_ptr<TensorPool> buffers_;
   std::mutex mutex_;
   bool shuttingDown_ = false;
   /// The contexts of the sessions under way.

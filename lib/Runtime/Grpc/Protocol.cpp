@@ -128,6 +128,7 @@ grpc_wire::channelArguments(std::chrono::milliseconds liveness) {
   return {
       {GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, kMaxMessageBytes},
       {GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, kMaxMessageBytes},
+      {GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 16 << 20},
       // A ping every second, also without calls: a silent peer is lost
       // when one goes unanswered for the liveness time.
       {GRPC_ARG_KEEPALIVE_TIME_MS, 1000},

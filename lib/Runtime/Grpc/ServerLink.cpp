@@ -133,14 +133,51 @@ void ServerLink::run() {
     std::function<void()> task;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      changed_.wait(lock, [&] {
+        return (stopping_ && !busy_) || (!queue_.empty() && !busy_);
+      });
       if (queue_.empty())
         return;
       task = std::move(queue_.front());
       queue_.pop_front();
+      busy_ = true;
     }
     task();
+    std::lock_guard<std::mutex> lock(mutex_);
+    busy_ = false;
+    changed_.notify_all();
   }
+}
+
+std::future<Status> ServerLink::submit(std::function<Status()> work) {
+  auto promise = std::make_shared<std::promise<Status>>();
+  std::future<Status> result = promise->get_future();
+  if (!thread_) {
+    promise->set_value(notOpen());
+    return result;
+  }
+  enqueue([promise, work = std::move(work)] { promise->set_value(work()); });
+  return result;
+}
+
+Status ServerLink::call(const std::function<Status()> &work) {
+  if (!thread_)
+    return notOpen();
+  // An idle link runs the call in the caller's thread: a hand-over to the
+  // link's thread and back costs two context switches per call.
+  bool idle;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    idle = !busy_ && queue_.empty();
+    busy_ |= idle;
+  }
+  if (!idle)
+    return submit(work).get();
+  Status status = work();
+  std::lock_guard<std::mutex> lock(mutex_);
+  busy_ = false;
+  changed_.notify_all();
+  return status;
 }
 
 void ServerLink::push(int block, MessageKind kind,
@@ -184,22 +221,10 @@ Status ServerLink::flushPushes() {
   return status;
 }
 
-std::future<Status> ServerLink::pull(std::vector<PullRequest> requests,
-                                     int trainer, bool read,
-                                     Deadline deadline) {
-  auto promise = std::make_shared<std::promise<Status>>();
-  std::future<Status> result = promise->get_future();
-  if (!thread_) {
-    promise->set_value(notOpen());
-    return result;
-  }
-  enqueue([=, requests = std::move(requests)] {
-    Status status = flushPushes();
-    if (status.isOk())
-      status = readBlocks(requests, trainer, read, deadline);
-    promise->set_value(status);
-  });
-  return result;
+Status ServerLink::pull(const std::vector<PullRequest> &requests,
+                        int trainer, bool read, Deadline deadline) {
+  OPENKS_RETURN_IF_ERROR(flushPushes());
+  return readBlocks(requests, trainer, read, deadline);
 }
 
 Status ServerLink::readBlocks(const std::vector<PullRequest> &requests,
@@ -254,30 +279,10 @@ Status ServerLink::readBlocks(const std::vector<PullRequest> &requests,
   return Status::ok();
 }
 
-std::future<Status> ServerLink::flush() {
-  auto promise = std::make_shared<std::promise<Status>>();
-  std::future<Status> result = promise->get_future();
-  if (!thread_) {
-    promise->set_value(notOpen());
-    return result;
-  }
-  enqueue([this, promise] { promise->set_value(flushPushes()); });
-  return result;
-}
-
-Status ServerLink::control(wire::Control call, Deadline deadline,
+Status ServerLink::control(const wire::Control &call, Deadline deadline,
                            wire::Reply *reply) {
-  if (!thread_)
-    return notOpen();
-  auto promise = std::make_shared<std::promise<Status>>();
-  std::future<Status> result = promise->get_future();
-  enqueue([=, call = std::move(call)] {
-    Status status = flushPushes();
-    if (status.isOk())
-      status = controlNow(call, deadline, reply);
-    promise->set_value(status);
-  });
-  return result.get();
+  OPENKS_RETURN_IF_ERROR(flushPushes());
+  return controlNow(call, deadline, reply);
 }
 
 Status ServerLink::controlNow(const wire::Control &call, Deadline deadline,

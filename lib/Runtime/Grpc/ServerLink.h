@@ -55,16 +55,23 @@ public:
   void push(int block, MessageKind kind, std::shared_ptr<const Tensor> value,
             int trainer, Deadline deadline);
 
-  /// Queues a pull of `requests` (all of this server), or a read when
-  /// `read`, after the pushes queued; the future gives its status.
-  std::future<Status> pull(std::vector<PullRequest> requests, int trainer,
-                           bool read, Deadline deadline);
+  /// Runs `work` after the calls queued and returns its status: in the
+  /// caller's thread when the link is idle, else in the link's.
+  Status call(const std::function<Status()> &work);
+  /// Queues `work` after the calls queued; the future gives its status.
+  std::future<Status> submit(std::function<Status()> work);
 
-  /// Queues the end of the pushes queued; the future gives their status.
-  std::future<Status> flush();
+  // The calls below run in call() or submit(), one at a time.
 
-  /// Runs `call` after the pushes queued and returns its answer.
-  Status control(wire::Control call, Deadline deadline,
+  /// Closes the open push stream; returns the first failure of the pushes
+  /// since the last flush.
+  Status flushPushes();
+  /// Pulls (or reads, when `read`) `requests`, all of this server, after
+  /// the pushes.
+  Status pull(const std::vector<PullRequest> &requests, int trainer,
+              bool read, Deadline deadline);
+  /// Runs `call` after the pushes and returns its answer.
+  Status control(const wire::Control &call, Deadline deadline,
                  wire::Reply *reply = nullptr);
 
   /// Sends `call` at once, past the queue (an abort): pushes may be stuck.
@@ -87,9 +94,6 @@ private:
   void writePush(int block, MessageKind kind,
                  const std::shared_ptr<const Tensor> &value, int trainer,
                  Deadline deadline);
-  /// Closes the open push stream and returns the first failure of the
-  /// pushes since the last flush.
-  Status flushPushes();
   /// Reads the chunks of `requests` from the server.
   Status readBlocks(const std::vector<PullRequest> &requests, int trainer,
                     bool read, Deadline deadline);
@@ -114,6 +118,8 @@ private:
   std::condition_variable changed_;
   std::deque<std::function<void()>> queue_;
   bool stopping_ = false;
+  /// Whether a call is running (in the link's thread or a caller's).
+  bool busy_ = false;
   std::optional<Thread> thread_;
 };
 
