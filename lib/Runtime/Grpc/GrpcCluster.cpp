@@ -145,9 +145,10 @@ GrpcCluster::makeChannel(const std::string &endpoint) const {
   grpc::ChannelArguments arguments;
   for (const auto &[name, value] : channelArguments(options_.liveness))
     arguments.SetInt(name, value);
-  // Servers that start late are found quickly.
+  // Servers that start late are found quickly. (The minimum backoff stays
+  // gRPC's: it is also the time a connection attempt is given, TLS
+  // handshake included.)
   arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
-  arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (keys_) {
@@ -217,11 +218,14 @@ GrpcCluster::connect(const JobSpec &job, int trainer, Deadline deadline) {
       return failure_;
   }
   int servers = static_cast<int>(job.servers.size());
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
   std::vector<std::unique_ptr<ServerLink>> links;
   for (int server = 0; server < servers; ++server) {
     const std::string &endpoint = job.servers[server].endpoint;
-    links.push_back(std::make_unique<ServerLink>(
-        server, endpoint, makeChannel(endpoint), options_.token));
+    channels.push_back(makeChannel(endpoint));
+    links.push_back(std::make_unique<ServerLink>(server, endpoint,
+                                                 channels.back(),
+                                                 options_.token));
   }
   // Every server is waited for at once.
   std::vector<Status> opened(servers, Status::ok());
@@ -249,13 +253,13 @@ GrpcCluster::connect(const JobSpec &job, int trainer, Deadline deadline) {
   }
   if (!absent.empty())
     return Status::error(StatusCode::DeadlineExceeded,
-                         "no server came at {} within {} ms",
+                         "no server came at {} within {} ms (is it started, "
+                         "and with the same TLS settings as this process?)",
                          fmt::join(absent, ", "), deadline.timeout().count());
-  // The worker barrier is called through a link of its own, so that it does
-  // not wait behind the trainer's pushes.
+  // The worker barrier is called through a link of its own, over the same
+  // connection, so that it does not wait behind the trainer's pushes.
   auto barrierLink = std::make_unique<ServerLink>(
-      0, job.servers[0].endpoint, makeChannel(job.servers[0].endpoint),
-      options_.token);
+      0, job.servers[0].endpoint, channels.front(), options_.token);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     barrierLink_ = std::move(barrierLink);

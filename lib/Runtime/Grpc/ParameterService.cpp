@@ -157,15 +157,21 @@ grpc::Status ParameterService::session(grpc::ServerContext *context,
     sessions_.erase(context);
     shuttingDown = shuttingDown_;
   }
+  // A goodbye from a trainer that has not finished (its transport destroyed
+  // before it completed) loses it all the same.
   if (goodbye)
-    return grpc::Status::OK;
-  if (!shuttingDown)
+    instance_->server().lose(
+        hello.trainer(),
+        Status::error(StatusCode::PeerLost,
+                      "it said goodbye before it finished (its transport "
+                      "was destroyed without Fleet::stopWorker)"));
+  else if (!shuttingDown)
     instance_->server().lose(
         hello.trainer(),
         Status::error(StatusCode::PeerLost,
                       "its connection closed without a goodbye (its process "
                       "ended, or the network failed)"));
-  return grpc::Status::CANCELLED;
+  return goodbye ? grpc::Status::OK : grpc::Status::CANCELLED;
 }
 
 void ParameterService::beginShutdown() {
