@@ -45,6 +45,10 @@ grpc::internal::RpcMethod::RpcType grpc_wire::methodType(Method method) {
   return RpcMethod::NORMAL_RPC;
 }
 
+grpc::internal::RpcMethod grpc_wire::rpcMethod(Method method) {
+  return grpc::internal::RpcMethod(methodPath(method), methodType(method));
+}
+
 /// The prefix of the error details of a status a server sent on purpose;
 /// the runtime code follows it.
 static constexpr const char kDetailsPrefix[] = "openks-status:";

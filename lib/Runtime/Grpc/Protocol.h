@@ -44,6 +44,8 @@ enum class Method { Session, Push, Pull, Control };
 const char *methodPath(Method method);
 /// Returns the method's kind of call.
 grpc::internal::RpcMethod::RpcType methodType(Method method);
+/// Returns the description of the method that gRPC's calls take.
+grpc::internal::RpcMethod rpcMethod(Method method);
 
 /// The metadata key of the job token.
 inline constexpr const char kTokenKey[] = "openks-token";

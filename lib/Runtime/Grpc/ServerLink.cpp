@@ -19,11 +19,6 @@ using namespace openks::runtime::grpc_wire;
 
 using grpc::ByteBuffer;
 
-/// Returns the description of `method` that gRPC's calls take.
-static grpc::internal::RpcMethod rpcMethod(Method method) {
-  return grpc::internal::RpcMethod(methodPath(method), methodType(method));
-}
-
 /// Returns `deadline` on the system clock, as gRPC takes it.
 static std::chrono::system_clock::time_point systemTime(Deadline deadline) {
   return std::chrono::system_clock::now() +

@@ -14,9 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApiJobTesting.h"
 #include "Frame.h"
 #include "Protocol.h"
-#include "Runtime/Loader/JobTesting.h"
 
 #include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Fleet/TranspilerFleet.h"
@@ -47,51 +47,8 @@ using namespace openks::testing;
 
 namespace {
 
-/// How long a role waits for another, unless a test says otherwise.
-constexpr std::chrono::milliseconds kTimeout{20000};
-/// The rows of a step.
-constexpr int64_t kBatch = 8;
 /// The token of the test job.
 constexpr const char kToken[] = "a test job";
-
-/// One role's program: its own context and module, as its own process
-/// would have.
-class RoleProgram {
-public:
-  RoleProgram() {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(fmt::format(kOddShapesProgram, "f32"),
-                                         &context);
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-};
-
-/// Makes `fleet` the role `role` `index` of a job of the servers at
-/// `endpoints` and `workers` workers, and minimizes its program with a sync
-/// strategy.
-Status setUpRole(TranspilerFleet &fleet, RoleProgram &program, Role role,
-                 int index, const std::vector<std::string> &endpoints,
-                 int workers) {
-  OPENKS_RETURN_IF_ERROR(fleet.init(
-      std::make_shared<LocalRoleMaker>(role, index, endpoints, workers)));
-  MinimizeOptions optimizer;
-  optimizer.optimizer = OptimizerKind::Momentum;
-  optimizer.learningRate = 0.3;
-  DistributedStrategy strategy = StrategyFactory::createSyncStrategy();
-  DistributeTranspilerConfig config = strategy.programConfig();
-  config.minBlockSize = 1;
-  strategy.setProgramConfig(config);
-  StatusOr<std::unique_ptr<DistributedOptimizer>> distributed =
-      fleet.distributedOptimizer(optimizer, strategy);
-  if (!distributed)
-    return distributed.status();
-  return (*distributed)->minimize(*program.module);
-}
 
 /// Returns the options of a role's fleet.
 FleetOptions fleetOptions(std::chrono::milliseconds timeout = kTimeout) {
@@ -194,11 +151,6 @@ private:
   std::thread thread_;
   Status served_ = Status::ok();
 };
-
-/// Returns the description of `method` that gRPC's calls take.
-grpc::internal::RpcMethod rpcMethod(Method method) {
-  return grpc::internal::RpcMethod(methodPath(method), methodType(method));
-}
 
 /// Returns a plaintext channel to `endpoint`.
 std::shared_ptr<grpc::Channel> plainChannel(const std::string &endpoint) {
@@ -325,69 +277,6 @@ StatusOr<TlsFiles> makeTlsFiles(const std::string &dir) {
   return TlsFiles{dir + "/role.pem", dir + "/role.key", dir + "/ca.pem"};
 }
 
-/// A job whose every role called the API in its own thread.
-struct ApiJob {
-  explicit ApiJob(int roles) : programs(roles), results(roles, Status::ok()) {}
-
-  /// Each role's program outlives its fleet.
-  std::vector<RoleProgram> programs;
-  std::vector<std::unique_ptr<TranspilerFleet>> fleets;
-  std::vector<Status> results;
-};
-
-/// Returns the cluster each role of a job meets the others in.
-using ClusterFactory = std::function<std::shared_ptr<Cluster>()>;
-
-/// Runs every role of a sync job of the servers at `endpoints` and
-/// `workers` workers through the API for `steps` steps, each role in its
-/// own thread with a cluster from `clusters`, and expects every role to
-/// succeed.
-std::unique_ptr<ApiJob> runThroughApi(const std::vector<std::string> &endpoints,
-                                      int workers, int steps,
-                                      const ClusterFactory &clusters) {
-  int servers = static_cast<int>(endpoints.size());
-  auto job = std::make_unique<ApiJob>(servers + workers);
-  for (int role = 0; role < servers + workers; ++role)
-    job->fleets.push_back(
-        std::make_unique<TranspilerFleet>(clusters(), fleetOptions()));
-  std::vector<std::thread> threads;
-  for (int index = 0; index < servers; ++index)
-    threads.emplace_back([&, index] {
-      TranspilerFleet &fleet = *job->fleets[index];
-      Status status = setUpRole(fleet, job->programs[index], Role::Server,
-                                index, endpoints, workers);
-      if (status.isOk())
-        status = fleet.initServer();
-      if (status.isOk())
-        status = fleet.runServer();
-      job->results[index] = status;
-    });
-  for (int index = 0; index < workers; ++index)
-    threads.emplace_back([&, index] {
-      TranspilerFleet &fleet = *job->fleets[servers + index];
-      auto run = [&]() -> Status {
-        OPENKS_RETURN_IF_ERROR(setUpRole(fleet, job->programs[servers + index],
-                                         Role::Worker, index, endpoints,
-                                         workers));
-        StatusOr<std::unique_ptr<DataSource>> data =
-            fleet.openData(kOddShapesData);
-        if (!data)
-          return data.status();
-        OPENKS_RETURN_IF_ERROR(fleet.initWorker());
-        for (int step = 0; step < steps; ++step)
-          if (StatusOr<double> loss = fleet.trainStep(**data, kBatch); !loss)
-            return loss.status();
-        return fleet.stopWorker();
-      };
-      job->results[servers + index] = run();
-    });
-  for (std::thread &thread : threads)
-    thread.join();
-  for (const Status &status : job->results)
-    EXPECT_TRUE(status.isOk()) << describe(status);
-  return job;
-}
-
 class GrpcClusterTest : public JobTest {};
 
 TEST_F(GrpcClusterTest, ACallWithoutTheJobsTokenIsRefusedAndLogged) {
@@ -483,11 +372,12 @@ TEST_F(GrpcClusterTest, MutualTlsTrainsExactlyLikeTheInProcessJob) {
   ASSERT_EQ(endpoints.size(), 1u) << "no free loopback port";
   const int workers = 1, steps = 3;
   std::unique_ptr<ApiJob> overTls =
-      runThroughApi(endpoints, workers, steps,
+      runThroughApi(fleetOptions(), endpoints, workers, steps, "", doNothing,
+                    doNothing,
                     [&] { return makeCluster(clusterOptions(*tls)); });
-  auto inProcess = std::make_shared<InProcessCluster>();
   std::unique_ptr<ApiJob> reference =
-      runThroughApi(endpoints, workers, steps, [&] { return inProcess; });
+      runThroughApi(fleetOptions(), endpoints, workers, steps, "", doNothing,
+                    doNothing, sharedInProcessCluster());
   const WorkerRole *tlsWorker = overTls->fleets[1]->worker();
   const WorkerRole *localWorker = reference->fleets[1]->worker();
   ASSERT_TRUE(tlsWorker && localWorker);

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runtime/Loader/JobTesting.h"
+#include "ApiJobTesting.h"
 
 #include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Fleet/TranspilerFleet.h"
@@ -33,53 +33,6 @@ using namespace openks::runtime;
 using namespace openks::testing;
 
 namespace {
-
-constexpr std::chrono::milliseconds kTimeout{20000};
-constexpr int64_t kBatch = 8;
-
-/// The optimizer every test minimizes with.
-void configureOptimizer(MinimizeOptions &options) {
-  options.optimizer = OptimizerKind::Momentum;
-  options.learningRate = 0.3;
-}
-
-/// One role's program: its own context and module, as its own process
-/// would have.
-class RoleProgram {
-public:
-  RoleProgram() {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(fmt::format(kOddShapesProgram, "f32"),
-                                         &context);
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-};
-
-/// Makes `fleet` the role `role` `index` of a job of the servers at
-/// `endpoints` and `workers` workers, and minimizes its program with a sync
-/// strategy.
-Status setUpRole(TranspilerFleet &fleet, RoleProgram &program, Role role,
-                 int index, const std::vector<std::string> &endpoints,
-                 int workers) {
-  OPENKS_RETURN_IF_ERROR(fleet.init(
-      std::make_shared<LocalRoleMaker>(role, index, endpoints, workers)));
-  MinimizeOptions optimizer;
-  configureOptimizer(optimizer);
-  DistributedStrategy strategy = StrategyFactory::createSyncStrategy();
-  DistributeTranspilerConfig config = strategy.programConfig();
-  config.minBlockSize = 1;
-  strategy.setProgramConfig(config);
-  StatusOr<std::unique_ptr<DistributedOptimizer>> distributed =
-      fleet.distributedOptimizer(optimizer, strategy);
-  if (!distributed)
-    return distributed.status();
-  return (*distributed)->minimize(*program.module);
-}
 
 class TranspilerFleetTest : public JobTest {
 protected:
@@ -102,89 +55,6 @@ void expectOutOfOrder(const Status &status, const char *call) {
       << "no '" << call << "' in: " << status.message();
 }
 
-/// Called in a worker's thread with its fleet.
-using WorkerHook = std::function<Status(TranspilerFleet &)>;
-
-/// A job whose every role called the API in its own thread.
-struct ApiJob {
-  explicit ApiJob(int roles) : programs(roles), results(roles, Status::ok()) {}
-
-  /// Each role's program outlives its fleet.
-  std::vector<RoleProgram> programs;
-  std::vector<std::unique_ptr<TranspilerFleet>> fleets;
-  std::vector<Status> results;
-};
-
-/// Returns the cluster each role of a job meets the others in.
-using ClusterFactory = std::function<std::shared_ptr<Cluster>()>;
-
-/// Returns a factory that gives every role the same in-process cluster.
-ClusterFactory sharedInProcessCluster() {
-  auto cluster = std::make_shared<InProcessCluster>();
-  return [cluster] { return cluster; };
-}
-
-/// Runs every role of a job of the servers at `endpoints` and `workers`
-/// workers through the API for `steps` steps, the servers starting from the
-/// checkpoint in `modelDir` when it is not empty; `afterStep` runs after
-/// each of a worker's steps and `beforeStop` before its stopWorker. Each
-/// role meets the others in a cluster from `clusters`.
-std::unique_ptr<ApiJob> runThroughApi(const FleetOptions &options,
-                                      const std::vector<std::string> &endpoints,
-                                      int workers, int steps,
-                                      const std::string &modelDir,
-                                      const WorkerHook &afterStep,
-                                      const WorkerHook &beforeStop,
-                                      const ClusterFactory &clusters) {
-  int servers = static_cast<int>(endpoints.size());
-  auto job = std::make_unique<ApiJob>(servers + workers);
-  for (int role = 0; role < servers + workers; ++role)
-    job->fleets.push_back(
-        std::make_unique<TranspilerFleet>(clusters(), options));
-  std::vector<std::thread> threads;
-  for (int index = 0; index < servers; ++index)
-    threads.emplace_back([&, index] {
-      TranspilerFleet &fleet = *job->fleets[index];
-      Status status = setUpRole(fleet, job->programs[index], Role::Server,
-                                index, endpoints, workers);
-      if (status.isOk())
-        status = fleet.initServer(modelDir);
-      if (status.isOk())
-        status = fleet.runServer();
-      job->results[index] = status;
-    });
-  for (int index = 0; index < workers; ++index)
-    threads.emplace_back([&, index] {
-      TranspilerFleet &fleet = *job->fleets[servers + index];
-      auto run = [&]() -> Status {
-        OPENKS_RETURN_IF_ERROR(setUpRole(fleet, job->programs[servers + index],
-                                         Role::Worker, index, endpoints,
-                                         workers));
-        StatusOr<std::unique_ptr<DataSource>> data =
-            fleet.openData(kOddShapesData);
-        if (!data)
-          return data.status();
-        OPENKS_RETURN_IF_ERROR(fleet.initWorker());
-        for (int step = 0; step < steps; ++step) {
-          StatusOr<double> loss = fleet.trainStep(**data, kBatch);
-          if (!loss)
-            return loss.status();
-          OPENKS_RETURN_IF_ERROR(afterStep(fleet));
-        }
-        OPENKS_RETURN_IF_ERROR(beforeStop(fleet));
-        return fleet.stopWorker();
-      };
-      job->results[servers + index] = run();
-    });
-  for (std::thread &thread : threads)
-    thread.join();
-  for (const Status &status : job->results)
-    EXPECT_TRUE(status.isOk()) << status.message();
-  return job;
-}
-
-/// A hook that does nothing.
-Status doNothing(TranspilerFleet &) { return Status::ok(); }
 
 TEST_F(TranspilerFleetTest, SyncTrainingThroughTheApiEqualsLocalTraining) {
   const int servers = 2, workers = 2, steps = 5;
