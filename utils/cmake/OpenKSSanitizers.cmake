@@ -6,13 +6,17 @@
 #
 #===----------------------------------------------------------------------===#
 
-# Gives an executable the AddressSanitizer defaults it needs next to
-# Debian's uninstrumented MLIR (see AsanDefaultOptions.cpp); a no-op in
-# other builds.
+# Gives an executable the sanitizer defaults it needs next to Debian's
+# uninstrumented libraries (see AsanDefaultOptions.cpp and
+# TsanDefaultSuppressions.cpp); a no-op in other builds.
 function(openks_add_sanitizer_defaults target)
   if("address" IN_LIST OPENKS_SANITIZE)
     target_sources(${target} PRIVATE
       ${PROJECT_SOURCE_DIR}/utils/cmake/AsanDefaultOptions.cpp)
+  endif()
+  if("thread" IN_LIST OPENKS_SANITIZE)
+    target_sources(${target} PRIVATE
+      ${PROJECT_SOURCE_DIR}/utils/cmake/TsanDefaultSuppressions.cpp)
   endif()
 endfunction()
 
