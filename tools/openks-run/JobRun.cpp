@@ -37,7 +37,6 @@ using namespace openks;
 using namespace openks::run;
 using namespace openks::runtime;
 
-
 int openks::run::trainJob(ModuleOp module, train::StepOp reference,
                           const RunSettings &settings) {
   auto jobAttr = module->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName);

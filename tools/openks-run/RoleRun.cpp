@@ -25,8 +25,8 @@
 #include "openks/Runtime/GrpcCluster.h"
 
 #include <cstdlib>
-#include <malloc.h>
 #include <fmt/format.h>
+#include <malloc.h>
 #include <optional>
 
 using namespace mlir;
@@ -99,7 +99,7 @@ static int serve(fleet::TranspilerFleet &fleet, const RunSettings &settings) {
 
 /// Trains trainer `fleet`'s shards; returns the exit code.
 static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
-                 const RunSettings &settings) {
+                       const RunSettings &settings) {
   const JobSpec &job = *fleet.job();
   int trainer = fleet.workerIndex();
   int trainers = fleet.workerNum();

@@ -36,4 +36,3 @@ const char *openks::run::describeMode(SyncMode mode) {
   }
   return "?";
 }
-

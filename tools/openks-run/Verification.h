@@ -45,7 +45,6 @@ struct RoundingModel {
   bool adaptive = false;
 };
 
-
 /// The single-process reference of a sync job and its comparisons.
 class Verification {
 public:
@@ -102,7 +101,8 @@ public:
     auto it = byStep_.find(step);
     if (it == byStep_.end())
       return {};
-    std::vector<runtime::ParameterDifference> differences = std::move(it->second);
+    std::vector<runtime::ParameterDifference> differences =
+        std::move(it->second);
     byStep_.erase(it);
     return differences;
   }

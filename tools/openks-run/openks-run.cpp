@@ -560,9 +560,8 @@ static int trainFromCommandLine() {
     return 0;
   // A scheduler names the servers and the number of trainers.
   if (role->environmentRole && pservers.empty()) {
-    pservers = fmt::format("{}",
-                           fmt::join(role->environmentRole->serverEndpoints(),
-                                     ","));
+    pservers = fmt::format(
+        "{}", fmt::join(role->environmentRole->serverEndpoints(), ","));
     if (!numTrainers.getNumOccurrences())
       numTrainers = role->environmentRole->workerNum();
   }
@@ -604,8 +603,8 @@ static int trainFromCommandLine() {
         return 1;
     }
     if (!role->inProcess) {
-      auto jobAttr = (*module)->getAttrOfType<ps::JobAttr>(
-          ps::JobAttr::kAttrName);
+      auto jobAttr =
+          (*module)->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName);
       return trainRole(*module, nullptr, *settings,
                        makeRoleMaker(*role, jobAttr.getEndpointNames(),
                                      jobAttr.getTrainers()));
@@ -630,9 +629,11 @@ static int trainFromCommandLine() {
                 "--pservers (host:port,...) and its --trainers");
   if (pservers.empty()) {
     const cl::Option *jobOptions[] = {
-        &numTrainers, &modeName, &splitMethodName, &minBlockSize,
-        &noSlice,     &geoPushSteps, &verify,     &verifyTolerance,
-        &timeoutMs,   std::addressof(injectFaults)};
+        &numTrainers,     &modeName,
+        &splitMethodName, &minBlockSize,
+        &noSlice,         &geoPushSteps,
+        &verify,          &verifyTolerance,
+        &timeoutMs,       std::addressof(injectFaults)};
     for (const cl::Option *option : jobOptions)
       if (option->getNumOccurrences())
         return fail(fmt::format("--{} shapes a distributed run; give "

@@ -148,10 +148,11 @@ static StatusOr<Shape> readShape(const wire::Chunk &header,
   return shape;
 }
 
-Status TensorAssembler::add(
-    const wire::Chunk &header, const FrameReader &frame, Tensor &out,
-    const std::function<Status(DType, const Shape &)> &accept,
-    const std::string &what) {
+Status
+TensorAssembler::add(const wire::Chunk &header, const FrameReader &frame,
+                     Tensor &out,
+                     const std::function<Status(DType, const Shape &)> &accept,
+                     const std::string &what) {
   if (complete()) {
     if (header.offset() != 0)
       return Status::dataLoss("{} began at byte {}, not at its start", what,

@@ -46,8 +46,8 @@ public:
   ~GrpcCluster() override;
 
   Status publish(std::shared_ptr<ServerInstance> server) override;
-  StatusOr<std::unique_ptr<Transport>>
-  connect(const JobSpec &job, int trainer, Deadline deadline) override;
+  StatusOr<std::unique_ptr<Transport>> connect(const JobSpec &job, int trainer,
+                                               Deadline deadline) override;
   Status workerBarrier(int worker, int workers, Deadline deadline) override;
   void abort(const Status &status) override;
 
@@ -223,9 +223,8 @@ GrpcCluster::connect(const JobSpec &job, int trainer, Deadline deadline) {
   for (int server = 0; server < servers; ++server) {
     const std::string &endpoint = job.servers[server].endpoint;
     channels.push_back(makeChannel(endpoint));
-    links.push_back(std::make_unique<ServerLink>(server, endpoint,
-                                                 channels.back(),
-                                                 options_.token));
+    links.push_back(std::make_unique<ServerLink>(
+        server, endpoint, channels.back(), options_.token));
   }
   // Every server is waited for at once.
   std::vector<Status> opened(servers, Status::ok());

@@ -62,8 +62,8 @@ Status GrpcTransport::fetch(const std::vector<PullRequest> &requests,
   if (!servers.empty()) {
     ServerLink *link = links_[servers.back()].get();
     const std::vector<PullRequest> &blocks = byServer[servers.back()];
-    last = link->call(
-        [&] { return link->pull(blocks, trainer, read, deadline); });
+    last =
+        link->call([&] { return link->pull(blocks, trainer, read, deadline); });
   }
   // The first failure in server order.
   for (std::future<Status> &result : results)
@@ -89,14 +89,13 @@ Status GrpcTransport::read(int server, int block, Tensor &out,
                /*read=*/true, deadline);
 }
 
-Status GrpcTransport::control(int server, wire::Control call,
-                              Deadline deadline, wire::Reply *reply) {
+Status GrpcTransport::control(int server, wire::Control call, Deadline deadline,
+                              wire::Reply *reply) {
   StatusOr<ServerLink *> link = getLink(server);
   if (!link)
     return link.status();
   ServerLink *target = *link;
-  return target->call(
-      [&] { return target->control(call, deadline, reply); });
+  return target->call([&] { return target->control(call, deadline, reply); });
 }
 
 /// Returns the control call `kind` of `trainer`.
@@ -112,8 +111,7 @@ Status GrpcTransport::sendBarrier(int server, int trainer, Deadline deadline) {
                  deadline);
 }
 
-Status GrpcTransport::fetchBarrier(int server, int trainer,
-                                   Deadline deadline) {
+Status GrpcTransport::fetchBarrier(int server, int trainer, Deadline deadline) {
   return control(server, makeCall(wire::Control::FETCH_BARRIER, trainer),
                  deadline);
 }

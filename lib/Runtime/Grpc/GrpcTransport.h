@@ -1,4 +1,5 @@
-//===- GrpcTransport.h - A trainer's transport over gRPC ---------*- C++ -*-===//
+//===- GrpcTransport.h - A trainer's transport over gRPC --------*- C++ -*-===//
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -55,8 +56,8 @@ private:
   Status control(int server, wire::Control call, Deadline deadline,
                  wire::Reply *reply = nullptr);
   /// Pulls (or reads) `requests` from every server at once.
-  Status fetch(const std::vector<PullRequest> &requests, int trainer,
-               bool read, Deadline deadline);
+  Status fetch(const std::vector<PullRequest> &requests, int trainer, bool read,
+               Deadline deadline);
 
   std::vector<std::unique_ptr<ServerLink>> links_;
   /// The buffers of pushed values, back once sent, by server and block.

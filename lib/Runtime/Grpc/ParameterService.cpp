@@ -49,8 +49,7 @@ ParameterService::ParameterService(std::shared_ptr<ServerInstance> instance,
                                    std::string token,
                                    std::shared_ptr<WorkerBarrier> barrier)
     : instance_(std::move(instance)), token_(std::move(token)),
-      barrier_(std::move(barrier)),
-      buffers_(std::make_shared<TensorPool>()) {
+      barrier_(std::move(barrier)), buffers_(std::make_shared<TensorPool>()) {
   // The order of the methods is Method's.
   AddMethod(new RpcServiceMethod(
       methodPath(Method::Session), methodType(Method::Session),
@@ -127,13 +126,13 @@ grpc::Status ParameterService::session(grpc::ServerContext *context,
     return toGrpcStatus(status);
   const JobSpec &job = instance_->job();
   if (hello.trainer() < 0 || hello.trainer() >= job.trainers)
-    return toGrpcStatus(Status::invalidArgument(
-        "{}: there is no trainer {} (the job has {})", name(), hello.trainer(),
-        job.trainers));
+    return toGrpcStatus(
+        Status::invalidArgument("{}: there is no trainer {} (the job has {})",
+                                name(), hello.trainer(), job.trainers));
   if (hello.server() != instance_->index())
-    return toGrpcStatus(Status::invalidArgument(
-        "{} is server {} of its job, not server {}", name(),
-        instance_->index(), hello.server()));
+    return toGrpcStatus(
+        Status::invalidArgument("{} is server {} of its job, not server {}",
+                                name(), instance_->index(), hello.server()));
   if (Status same = checkSameJob(instance_->endpoint(), job.fingerprint,
                                  hello.fingerprint());
       !same.isOk())
@@ -208,9 +207,8 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
           return server.checkPush(chunk.block(), kind, dtype, shape,
                                   chunk.trainer());
         },
-        fmt::format("{}: trainer {}'s {} for block {}", name(),
-                    chunk.trainer(), describeMessageKind(kind),
-                    chunk.block()));
+        fmt::format("{}: trainer {}'s {} for block {}", name(), chunk.trainer(),
+                    describeMessageKind(kind), chunk.block()));
     if (status.isOk() && assembler.complete()) {
       status = server.push(chunk.block(), kind, value, chunk.trainer(),
                            callDeadline(*context));
@@ -221,8 +219,8 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
       return toGrpcStatus(status);
   }
   if (!assembler.complete())
-    return toGrpcStatus(Status::dataLoss(
-        "{}: a push of block {} was cut off", name(), chunk.block()));
+    return toGrpcStatus(Status::dataLoss("{}: a push of block {} was cut off",
+                                         name(), chunk.block()));
   *reply = encodeFrame(wire::Reply());
   return grpc::Status::OK;
 }
@@ -247,10 +245,10 @@ grpc::Status ParameterService::pull(grpc::ServerContext *context,
       return toGrpcStatus(status);
     wire::Chunk chunk;
     chunk.set_block(block);
-    if (!sendTensor(chunk,
-                    buffers_->share(kPulledKey | uint32_t(block),
-                                    std::move(value)),
-                    [&](ByteBuffer frame) { return writer->Write(frame); }))
+    if (!sendTensor(
+            chunk,
+            buffers_->share(kPulledKey | uint32_t(block), std::move(value)),
+            [&](ByteBuffer frame) { return writer->Write(frame); }))
       return grpc::Status::CANCELLED;
   }
   return grpc::Status::OK;
@@ -283,8 +281,8 @@ grpc::Status ParameterService::control(grpc::ServerContext *context,
     break;
   }
   case wire::Control::GIVE_NORM:
-    status = server.giveNorm(call.norm(), call.value(), call.trainer(),
-                             deadline);
+    status =
+        server.giveNorm(call.norm(), call.value(), call.trainer(), deadline);
     break;
   case wire::Control::COMPLETE:
     status = server.complete(call.trainer());
@@ -298,12 +296,12 @@ grpc::Status ParameterService::control(grpc::ServerContext *context,
     break;
   }
   case wire::Control::WORKER_BARRIER:
-    status = barrier_ ? barrier_->arrive(call.trainer(), call.workers(),
-                                         deadline)
-                      : Status::error(StatusCode::FailedPrecondition,
-                                      "{} keeps no worker barrier (server 0 "
-                                      "does)",
-                                      name());
+    status = barrier_
+                 ? barrier_->arrive(call.trainer(), call.workers(), deadline)
+                 : Status::error(StatusCode::FailedPrecondition,
+                                 "{} keeps no worker barrier (server 0 "
+                                 "does)",
+                                 name());
     break;
   default:
     status = Status::dataLoss("{}: a call of unknown kind {} arrived", name(),

@@ -1,4 +1,5 @@
-//===- ParameterService.h - A parameter server answering over gRPC -*- C++ -*-===//
+//===- ParameterService.h - A server answering over gRPC --------*- C++ -*-===//
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //

@@ -85,9 +85,9 @@ static grpc::StatusCode toGrpcCode(StatusCode code) {
 grpc::Status grpc_wire::toGrpcStatus(const Status &status) {
   if (status.isOk())
     return grpc::Status::OK;
-  return grpc::Status(
-      toGrpcCode(status.code()), status.message(),
-      kDetailsPrefix + std::to_string(static_cast<int>(status.code())));
+  return grpc::Status(toGrpcCode(status.code()), status.message(),
+                      kDetailsPrefix +
+                          std::to_string(static_cast<int>(status.code())));
 }
 
 Status grpc_wire::fromGrpcStatus(const grpc::Status &status,

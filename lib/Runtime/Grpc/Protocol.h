@@ -66,7 +66,8 @@ channelArguments(std::chrono::milliseconds liveness);
 
 /// Returns the time left until `deadline` of a gRPC context (capped to a
 /// day: gRPC's "no deadline" is far in the future).
-std::chrono::milliseconds timeLeft(std::chrono::system_clock::time_point deadline);
+std::chrono::milliseconds
+timeLeft(std::chrono::system_clock::time_point deadline);
 
 } // namespace openks::runtime::grpc_wire
 

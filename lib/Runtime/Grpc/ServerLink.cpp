@@ -188,10 +188,9 @@ void ServerLink::writePush(int block, MessageKind kind,
     return;
   if (!pushStream_) {
     pushContext_ = makeContext(deadline);
-    pushStream_.reset(
-        grpc::internal::ClientWriterFactory<ByteBuffer>::Create(
-            channel_.get(), rpcMethod(Method::Push),
-            pushContext_.get(), &pushReply_));
+    pushStream_.reset(grpc::internal::ClientWriterFactory<ByteBuffer>::Create(
+        channel_.get(), rpcMethod(Method::Push), pushContext_.get(),
+        &pushReply_));
   }
   wire::Chunk header;
   header.set_block(block);
@@ -216,8 +215,8 @@ Status ServerLink::flushPushes() {
   return status;
 }
 
-Status ServerLink::pull(const std::vector<PullRequest> &requests,
-                        int trainer, bool read, Deadline deadline) {
+Status ServerLink::pull(const std::vector<PullRequest> &requests, int trainer,
+                        bool read, Deadline deadline) {
   OPENKS_RETURN_IF_ERROR(flushPushes());
   return readBlocks(requests, trainer, read, deadline);
 }
@@ -245,8 +244,8 @@ Status ServerLink::readBlocks(const std::vector<PullRequest> &requests,
     if (!status.isOk())
       break;
     if (assembler.complete() && next == requests.size()) {
-      status = Status::dataLoss("{} sent more blocks than were asked for",
-                                peer_);
+      status =
+          Status::dataLoss("{} sent more blocks than were asked for", peer_);
       break;
     }
     const PullRequest &request = requests[next];

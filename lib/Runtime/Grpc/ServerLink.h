@@ -1,4 +1,5 @@
-//===- ServerLink.h - A trainer's connection to one server -------*- C++ -*-===//
+//===- ServerLink.h - A trainer's connection to one server ------*- C++ -*-===//
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -68,8 +69,8 @@ public:
   Status flushPushes();
   /// Pulls (or reads, when `read`) `requests`, all of this server, after
   /// the pushes.
-  Status pull(const std::vector<PullRequest> &requests, int trainer,
-              bool read, Deadline deadline);
+  Status pull(const std::vector<PullRequest> &requests, int trainer, bool read,
+              Deadline deadline);
   /// Runs `call` after the pushes and returns its answer.
   Status control(const wire::Control &call, Deadline deadline,
                  wire::Reply *reply = nullptr);

@@ -1,4 +1,5 @@
-//===- TensorPool.h - Buffers kept for the next value of a block -*- C++ -*-===//
+//===- TensorPool.h - Buffers kept for a block's next value -----*- C++ -*-===//
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //

@@ -1,4 +1,5 @@
-//===- ApiJobTesting.h - Jobs run through the Fleet API in tests -*- C++ -*-===//
+//===- ApiJobTesting.h - Jobs run through the Fleet API ---------*- C++ -*-===//
+//-*-===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -63,8 +64,8 @@ public:
     registerAllDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
-    module = mlir::parseSourceString<mlir::ModuleOp>(fmt::format(kOddShapesProgram, "f32"),
-                                         &context);
+    module = mlir::parseSourceString<mlir::ModuleOp>(
+        fmt::format(kOddShapesProgram, "f32"), &context);
   }
 
   mlir::MLIRContext context;
@@ -75,8 +76,8 @@ public:
 /// `endpoints` and `workers` workers, and minimizes its program with a sync
 /// strategy.
 inline Status setUpRole(TranspilerFleet &fleet, RoleProgram &program, Role role,
-                 int index, const std::vector<std::string> &endpoints,
-                 int workers) {
+                        int index, const std::vector<std::string> &endpoints,
+                        int workers) {
   OPENKS_RETURN_IF_ERROR(fleet.init(
       std::make_shared<LocalRoleMaker>(role, index, endpoints, workers)));
   MinimizeOptions optimizer;
@@ -91,7 +92,6 @@ inline Status setUpRole(TranspilerFleet &fleet, RoleProgram &program, Role role,
     return distributed.status();
   return (*distributed)->minimize(*program.module);
 }
-
 
 /// Called in a worker's thread with its fleet.
 using WorkerHook = std::function<Status(TranspilerFleet &)>;
@@ -120,13 +120,11 @@ inline ClusterFactory sharedInProcessCluster() {
 /// checkpoint in `modelDir` when it is not empty; `afterStep` runs after
 /// each of a worker's steps and `beforeStop` before its stopWorker. Each
 /// role meets the others in a cluster from `clusters`.
-inline std::unique_ptr<ApiJob> runThroughApi(const FleetOptions &options,
-                                      const std::vector<std::string> &endpoints,
-                                      int workers, int steps,
-                                      const std::string &modelDir,
-                                      const WorkerHook &afterStep,
-                                      const WorkerHook &beforeStop,
-                                      const ClusterFactory &clusters) {
+inline std::unique_ptr<ApiJob>
+runThroughApi(const FleetOptions &options,
+              const std::vector<std::string> &endpoints, int workers, int steps,
+              const std::string &modelDir, const WorkerHook &afterStep,
+              const WorkerHook &beforeStop, const ClusterFactory &clusters) {
   int servers = static_cast<int>(endpoints.size());
   auto job = std::make_unique<ApiJob>(servers + workers);
   for (int role = 0; role < servers + workers; ++role)

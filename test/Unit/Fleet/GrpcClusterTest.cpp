@@ -371,10 +371,9 @@ TEST_F(GrpcClusterTest, MutualTlsTrainsExactlyLikeTheInProcessJob) {
   std::vector<std::string> endpoints = freeLoopbackEndpoints(1);
   ASSERT_EQ(endpoints.size(), 1u) << "no free loopback port";
   const int workers = 1, steps = 3;
-  std::unique_ptr<ApiJob> overTls =
-      runThroughApi(fleetOptions(), endpoints, workers, steps, "", doNothing,
-                    doNothing,
-                    [&] { return makeCluster(clusterOptions(*tls)); });
+  std::unique_ptr<ApiJob> overTls = runThroughApi(
+      fleetOptions(), endpoints, workers, steps, "", doNothing, doNothing,
+      [&] { return makeCluster(clusterOptions(*tls)); });
   std::unique_ptr<ApiJob> reference =
       runThroughApi(fleetOptions(), endpoints, workers, steps, "", doNothing,
                     doNothing, sharedInProcessCluster());

@@ -55,7 +55,6 @@ void expectOutOfOrder(const Status &status, const char *call) {
       << "no '" << call << "' in: " << status.message();
 }
 
-
 TEST_F(TranspilerFleetTest, SyncTrainingThroughTheApiEqualsLocalTraining) {
   const int servers = 2, workers = 2, steps = 5;
   // Worker 0 checks each step against single-process training.
@@ -171,7 +170,7 @@ TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
     return Status::ok();
   };
   runThroughApi(options(), loopbackEndpoints(3), 2, /*steps=*/0, checkpoint,
-                    doNothing, compare, sharedInProcessCluster());
+                doNothing, compare, sharedInProcessCluster());
 
   // A worker saves while the servers serve, not after it stopped.
   TranspilerFleet &worker = *saved->fleets[2];
@@ -213,8 +212,9 @@ TEST_F(TranspilerFleetTest, CallsOutOfOrderNameTheCallThatComesFirst) {
   EXPECT_EQ(worker.mainProgram(), nullptr);
 
   TranspilerFleet server(cluster, options());
-  ASSERT_TRUE(setUpRole(server, program, Role::Server, 0, loopbackEndpoints(1), 1)
-                  .isOk());
+  ASSERT_TRUE(
+      setUpRole(server, program, Role::Server, 0, loopbackEndpoints(1), 1)
+          .isOk());
   expectOutOfOrder(server.runServer(), "Fleet::initServer first");
   expectOutOfOrder(server.initWorker(), "initWorker is a worker call");
   ASSERT_TRUE(server.initServer().isOk());
@@ -226,8 +226,9 @@ TEST_F(TranspilerFleetTest, CallsOutOfOrderNameTheCallThatComesFirst) {
 TEST_F(TranspilerFleetTest, AServerThatNeverComesFailsTheWorkerInTime) {
   RoleProgram program;
   TranspilerFleet worker(cluster, options(std::chrono::milliseconds(200)));
-  ASSERT_TRUE(setUpRole(worker, program, Role::Worker, 0, loopbackEndpoints(2), 1)
-                  .isOk());
+  ASSERT_TRUE(
+      setUpRole(worker, program, Role::Worker, 0, loopbackEndpoints(2), 1)
+          .isOk());
   ASSERT_NE(worker.startupProgram(), nullptr);
   EXPECT_TRUE(isa<train::StepOp>(worker.startupProgram()));
   Status status = worker.initWorker();
@@ -242,9 +243,9 @@ TEST_F(TranspilerFleetTest, AWorkerOfAnotherJobIsRefusedByItsServers) {
   // same endpoints, but not the same job.
   RoleProgram serverProgram, workerProgram;
   TranspilerFleet server(cluster, options());
-  ASSERT_TRUE(setUpRole(server, serverProgram, Role::Server, 0,
-                        loopbackEndpoints(1), 1)
-                  .isOk());
+  ASSERT_TRUE(
+      setUpRole(server, serverProgram, Role::Server, 0, loopbackEndpoints(1), 1)
+          .isOk());
   ASSERT_TRUE(server.initServer().isOk());
   Status served = Status::ok();
   std::thread serving([&] { served = server.runServer(); });
