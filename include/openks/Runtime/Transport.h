@@ -20,7 +20,11 @@
 // transport then owns its buffer), and the pushes of a trainer to a server
 // reach it, in order, before that trainer's next call of another kind to
 // that server (a barrier, a pull, ...), which reports a push that failed.
-// A step's pulls go as one batch, to every server at once (pullAll).
+// A barrier may likewise return before the server has passed it, its
+// failure reported by the trainer's next call to that server or by
+// flush(): in sync mode the pulls that follow wait for the step's updates
+// all the same. A step's pulls go as one batch, to every server at once
+// (pullAll).
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,9 +139,9 @@ public:
   /// and every call waiting on it returns an error that names the trainer.
   virtual void abort(int server, int trainer, const Status &status) = 0;
 
-  /// Returns once every push `trainer` has made so far has reached its
-  /// server, with the first failure of those pushes. A transport whose
-  /// pushes are done when push() returns has nothing to wait for.
+  /// Returns once every push and barrier `trainer` has made so far has
+  /// reached its server, with the first failure of those calls. A transport
+  /// whose pushes are done when push() returns has nothing to wait for.
   virtual Status flush(int trainer, Deadline deadline);
 
   /// Returns the number of servers of the job.

@@ -106,14 +106,24 @@ static wire::Control makeCall(wire::Control::Kind kind, int trainer) {
   return call;
 }
 
+// The barriers are queued after the pushes, without waiting for the server
+// to pass them: every server's link passes its barrier at once, and a fetch
+// barrier's round trip overlaps the next step.
+
 Status GrpcTransport::sendBarrier(int server, int trainer, Deadline deadline) {
-  return control(server, makeCall(wire::Control::SEND_BARRIER, trainer),
-                 deadline);
+  StatusOr<ServerLink *> link = getLink(server);
+  if (!link)
+    return link.status();
+  (*link)->postSendBarrier(trainer, deadline);
+  return Status::ok();
 }
 
 Status GrpcTransport::fetchBarrier(int server, int trainer, Deadline deadline) {
-  return control(server, makeCall(wire::Control::FETCH_BARRIER, trainer),
-                 deadline);
+  StatusOr<ServerLink *> link = getLink(server);
+  if (!link)
+    return link.status();
+  (*link)->post(makeCall(wire::Control::FETCH_BARRIER, trainer), deadline);
+  return Status::ok();
 }
 
 Status GrpcTransport::normShare(int server, int norm, double &share,

@@ -194,6 +194,13 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
   while (reader->Read(&message)) {
     if (Status status = frame.open(message, chunk); !status.isOk())
       return toGrpcStatus(status);
+    if (chunk.send_barrier() && assembler.complete()) {
+      if (Status status =
+              server.sendBarrier(chunk.trainer(), callDeadline(*context));
+          !status.isOk())
+        return toGrpcStatus(status);
+      continue;
+    }
     auto kind = static_cast<MessageKind>(chunk.kind());
     if (chunk.kind() < 0 || chunk.kind() > static_cast<int>(MessageKind::Param))
       return toGrpcStatus(Status::dataLoss(

@@ -184,14 +184,9 @@ void ServerLink::push(int block, MessageKind kind,
 void ServerLink::writePush(int block, MessageKind kind,
                            const std::shared_ptr<const Tensor> &value,
                            int trainer, Deadline deadline) {
-  if (!pushFailure_.isOk())
+  if (!deferredFailure_.isOk())
     return;
-  if (!pushStream_) {
-    pushContext_ = makeContext(deadline);
-    pushStream_.reset(grpc::internal::ClientWriterFactory<ByteBuffer>::Create(
-        channel_.get(), rpcMethod(Method::Push), pushContext_.get(),
-        &pushReply_));
-  }
+  openPushStream(deadline);
   wire::Chunk header;
   header.set_block(block);
   header.set_kind(static_cast<int32_t>(kind));
@@ -199,13 +194,22 @@ void ServerLink::writePush(int block, MessageKind kind,
   if (!sendTensor(header, value,
                   [&](ByteBuffer frame) { return pushStream_->Write(frame); }))
     // The stream broke; its status says why.
-    pushFailure_ = flushPushes();
+    deferredFailure_ = flushPushes();
+}
+
+void ServerLink::openPushStream(Deadline deadline) {
+  if (pushStream_)
+    return;
+  pushContext_ = makeContext(deadline);
+  pushStream_.reset(grpc::internal::ClientWriterFactory<ByteBuffer>::Create(
+      channel_.get(), rpcMethod(Method::Push), pushContext_.get(),
+      &pushReply_));
 }
 
 Status ServerLink::flushPushes() {
   if (!pushStream_) {
-    Status failure = pushFailure_;
-    pushFailure_ = Status::ok();
+    Status failure = deferredFailure_;
+    deferredFailure_ = Status::ok();
     return failure;
   }
   pushStream_->WritesDone();
@@ -277,6 +281,28 @@ Status ServerLink::control(const wire::Control &call, Deadline deadline,
                            wire::Reply *reply) {
   OPENKS_RETURN_IF_ERROR(flushPushes());
   return controlNow(call, deadline, reply);
+}
+
+void ServerLink::post(const wire::Control &call, Deadline deadline) {
+  enqueue([this, call, deadline] {
+    Status status = control(call, deadline);
+    if (deferredFailure_.isOk())
+      deferredFailure_ = status;
+  });
+}
+
+void ServerLink::postSendBarrier(int trainer, Deadline deadline) {
+  enqueue([this, trainer, deadline] {
+    if (!deferredFailure_.isOk())
+      return;
+    openPushStream(deadline);
+    wire::Chunk barrier;
+    barrier.set_trainer(trainer);
+    barrier.set_send_barrier(true);
+    // The stream ends with the barrier; a broken one says why.
+    (void)pushStream_->Write(encodeFrame(barrier));
+    deferredFailure_ = flushPushes();
+  });
 }
 
 Status ServerLink::controlNow(const wire::Control &call, Deadline deadline,

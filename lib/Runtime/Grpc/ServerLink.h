@@ -65,7 +65,7 @@ public:
   // The calls below run in call() or submit(), one at a time.
 
   /// Closes the open push stream; returns the first failure of the pushes
-  /// since the last flush.
+  /// and posted calls since the last flush.
   Status flushPushes();
   /// Pulls (or reads, when `read`) `requests`, all of this server, after
   /// the pushes.
@@ -75,6 +75,12 @@ public:
   Status control(const wire::Control &call, Deadline deadline,
                  wire::Reply *reply = nullptr);
 
+  /// Queues `call` after the calls queued without waiting for its answer;
+  /// a failure is reported by the next call, as a push's is.
+  void post(const wire::Control &call, Deadline deadline);
+  /// Queues trainer `trainer`'s send barrier as post() does, as the last
+  /// frame of the pushes' stream: one call fewer per step than post().
+  void postSendBarrier(int trainer, Deadline deadline);
   /// Sends `call` at once, past the queue (an abort): pushes may be stuck.
   Status controlNow(const wire::Control &call, Deadline deadline,
                     wire::Reply *reply = nullptr);
@@ -91,6 +97,8 @@ private:
   void run();
   /// Returns a context for a call: the token and `deadline`.
   std::unique_ptr<grpc::ClientContext> makeContext(Deadline deadline) const;
+  /// Opens a push stream, unless one is open.
+  void openPushStream(Deadline deadline);
   /// Writes one push to the open push stream, opening it if needed.
   void writePush(int block, MessageKind kind,
                  const std::shared_ptr<const Tensor> &value, int trainer,
@@ -113,7 +121,9 @@ private:
   std::unique_ptr<grpc::ClientContext> pushContext_;
   grpc::ByteBuffer pushReply_;
   std::unique_ptr<grpc::ClientWriter<grpc::ByteBuffer>> pushStream_;
-  Status pushFailure_ = Status::ok();
+  /// The first failure of the queued calls nobody waits for (pushes,
+  /// barriers), which the next flushPushes() reports.
+  Status deferredFailure_ = Status::ok();
 
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -9,8 +9,9 @@
 // job's token is refused and logged by the server, invalid cluster options
 // are refused, mutual TLS trains exactly like the in-process job and keeps
 // plaintext trainers out, a taken endpoint and absent servers are named,
-// and a server that loses a trainer fails naming it well before the job's
-// timeout.
+// a server that loses a trainer fails naming it well before the job's
+// timeout, and a barrier, which the trainer does not wait for, reports its
+// failure with the trainer's next call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -500,3 +501,32 @@ TEST_F(GrpcClusterTest, ATrainerGoneWithoutStopWorkerFailsTheServerNamingIt) {
 }
 
 } // namespace
+
+TEST_F(GrpcClusterTest, ABarrierFailureComesWithTheTrainersNextCall) {
+  std::vector<std::string> endpoints = freeLoopbackEndpoints(1);
+  ASSERT_EQ(endpoints.size(), 1u) << "no free loopback port";
+  ServingRole server;
+  Status started = server.start(endpoints[0], 1, clusterOptions());
+  ASSERT_TRUE(started.isOk()) << describe(started);
+  std::shared_ptr<Cluster> cluster = makeCluster(clusterOptions());
+  ASSERT_TRUE(cluster);
+  StatusOr<std::unique_ptr<Transport>> transport = cluster->connect(
+      *server.fleet().job(), /*trainer=*/0, Deadline::after(kTimeout));
+  ASSERT_TRUE(transport) << describe(transport.status());
+
+  // A send barrier before the trainer has fetched the initial parameters
+  // waits on the server, but not in the trainer: the barrier is queued
+  // after the trainer's pushes, and its failure (here its deadline passes
+  // on the server) comes with the trainer's next call.
+  Status posted =
+      (*transport)
+          ->sendBarrier(0, 0, Deadline::after(std::chrono::milliseconds(300)));
+  EXPECT_TRUE(posted.isOk()) << describe(posted);
+  // Either side may see the deadline first.
+  Status flushed = (*transport)->flush(0, Deadline::after(kTimeout));
+  EXPECT_EQ(flushed.code(), StatusCode::DeadlineExceeded) << describe(flushed);
+  // Reported once: the link goes on.
+  Status completed = (*transport)->complete(0, 0, Deadline::after(kTimeout));
+  EXPECT_TRUE(completed.isOk()) << describe(completed);
+  EXPECT_TRUE(server.wait().isOk());
+}
