@@ -353,11 +353,11 @@ static LogicalResult mapConcatGrad(StepBuilder &b) {
 }
 
 /// Reads padding_idx for a table with `rows` rows: -1 (none) or a row,
-/// counted from the end when negative, as Paddle does.
+/// counted from the end when negative, as Paddle does. (is_sparse and
+/// is_distributed mark the table's train.param sparse.)
 static FailureOr<IntegerAttr> getPaddingIdx(StepBuilder &b, Value table) {
   FailureOr<int64_t> paddingIdx = b.getInt("padding_idx", -1);
-  if (failed(paddingIdx) || failed(b.checkBool("is_sparse", false)) ||
-      failed(b.checkBool("is_distributed", false)))
+  if (failed(paddingIdx))
     return failure();
   if (*paddingIdx == -1)
     return IntegerAttr();

@@ -445,9 +445,22 @@ static LogicalResult checkBounds(VarOp var, StringRef what,
 
 LogicalResult ProgramMapper::planParams() {
   llvm::StringSet<> state, scalars, updated;
+  // The tables looked up with is_sparse (or is_distributed), and without.
+  llvm::StringSet<> sparseLookups, denseLookups;
   bool hasOptimizers = false;
-  for (GenericOp op : ops) {
+  OpReader reader;
+  for (auto [index, op] : llvm::enumerate(ops)) {
     StringRef type = op.getOpType();
+    if (type.starts_with("lookup_table")) {
+      reader.setOp(op, index);
+      FailureOr<bool> isSparse = reader.getBool("is_sparse", false);
+      FailureOr<bool> isDistributed = reader.getBool("is_distributed", false);
+      if (failed(isSparse) || failed(isDistributed))
+        return failure();
+      for (StringRef table : reader.getInputNames("W"))
+        (*isSparse || *isDistributed ? sparseLookups : denseLookups)
+            .insert(table);
+    }
     hasOptimizers |= getDefaultRole(type) == train::Role::Optimize;
     for (auto slot : op.getInputs().getAsRange<paddle::SlotAttr>()) {
       bool isScalar;
@@ -495,7 +508,16 @@ LogicalResult ProgramMapper::planParams() {
       frozen = true;
     else
       frozen = hasOptimizers && !updated.contains(name);
-    params[name] = {RankedTensorType::get(dims, elementType), frozen};
+    // Paddle sums a sparse and a dense gradient of one table into a dense
+    // one.
+    bool sparse = !frozen && !dims.empty() && sparseLookups.contains(name) &&
+                  !denseLookups.contains(name);
+    if (!frozen && sparseLookups.contains(name) && denseLookups.contains(name))
+      emitWarning(var.getLoc())
+          << "table '" << name
+          << "' is looked up both with and without is_sparse, so its "
+             "gradient is dense: it is not a sparse table";
+    params[name] = {RankedTensorType::get(dims, elementType), frozen, sparse};
     paramVars.push_back(var);
   }
   return success();
@@ -758,7 +780,8 @@ OwningOpRef<ModuleOp> ProgramMapper::run() {
     train::ParamOp::create(
         builder, var.getLoc(), var.getName(), info.type,
         cast<train::InitializerAttrInterface>(initializers[var.getName()]),
-        info.frozen);
+        info.frozen)
+        .setSparse(info.sparse);
   }
   if (failed(buildStep(program)) || failed(verify(*module)))
     return {};

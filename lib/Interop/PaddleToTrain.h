@@ -94,6 +94,9 @@ private:
 struct ParamInfo {
   mlir::RankedTensorType type;
   bool frozen = false;
+  /// Whether it is a sparse table: its lookups are all is_sparse or
+  /// is_distributed.
+  bool sparse = false;
 };
 
 /// Builds the body of one `train.step`, one Paddle op at a time.

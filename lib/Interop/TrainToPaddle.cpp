@@ -24,6 +24,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -67,6 +68,12 @@ private:
                            ArrayRef<int64_t> dims, bool persistable);
   /// Declares the parameters.
   LogicalResult declareParams();
+  /// Finds the sparse tables of `step` that Paddle can look up with
+  /// is_sparse: those whose gradients only optimizers take.
+  void planSparseTables(StepOp step);
+  /// Returns the lookup attributes of a table named `table`.
+  SmallVector<std::pair<std::string, Attribute>>
+  getLookupAttrs(StringRef table, std::optional<int64_t> paddingIdx);
   /// Names the result `value` and declares its variable.
   std::string define(Value value);
   /// Returns the name of an operand, failing on the value of a parameter
@@ -103,6 +110,9 @@ private:
   DenseMap<Value, std::string> softmaxes, xshapes;
   /// The table of each embedding, by ids.
   DenseMap<Value, std::string> tables;
+  /// The sparse tables exported as such (is_sparse lookups, SELECTED_ROWS
+  /// gradients).
+  llvm::StringSet<> sparseTables;
   /// The op whose first result is the loss.
   Operation *lossOp = nullptr;
 };
@@ -176,6 +186,48 @@ LogicalResult TrainExporter::declareParams() {
         .setIsParameterAttr(builder.getBoolAttr(param.isTrainable()));
   }
   return success();
+}
+
+void TrainExporter::planSparseTables(StepOp step) {
+  // Each sparse table, with whether its gradients only go to optimizers.
+  llvm::MapVector<ParamOp, bool> candidates;
+  DenseMap<Value, ParamOp> tableOfIds;
+  step.walk([&](EmbeddingOp embedding) {
+    auto read = embedding.getTable().getDefiningOp<ReadOp>();
+    ParamOp param = read ? params.lookup(read.getParam()) : ParamOp();
+    if (!param || !param.getSparse())
+      return;
+    tableOfIds[embedding.getIds()] = param;
+    candidates.insert({param, true});
+  });
+  step.walk([&](EmbeddingGradOp grad) {
+    ParamOp param = tableOfIds.lookup(grad.getIds());
+    if (param && !llvm::all_of(grad.getDtable().getUsers(), [](Operation *op) {
+          return isa<OptimizerOpInterface>(op);
+        }))
+      candidates[param] = false;
+  });
+  for (auto [param, onlyOptimized] : candidates) {
+    if (onlyOptimized) {
+      sparseTables.insert(param.getSymName());
+      continue;
+    }
+    // Paddle's ops other than its optimizers and sum take dense tensors.
+    emitWarning(param.getLoc())
+        << "sparse table @" << param.getSymName()
+        << " is exported with dense lookups: its gradient goes to ops other "
+           "than its optimizer, which Paddle runs on dense tensors only";
+  }
+}
+
+SmallVector<std::pair<std::string, Attribute>>
+TrainExporter::getLookupAttrs(StringRef table,
+                              std::optional<int64_t> paddingIdx) {
+  // A sparse table here is row-sliced on servers, as Paddle's distributed
+  // tables are; its lookups say is_sparse, which Paddle transpiles alike.
+  return {{"padding_idx", builder.getI64IntegerAttr(paddingIdx.value_or(-1))},
+          {"is_sparse", builder.getBoolAttr(sparseTables.contains(table))},
+          {"is_distributed", builder.getBoolAttr(false)}};
 }
 
 std::string TrainExporter::define(Value value) {
@@ -436,18 +488,24 @@ LogicalResult TrainExporter::exportGradOp(Operation *op) {
           })
           .Case([&](EmbeddingGradOp grad) {
             spec.type = "lookup_table_v2_grad";
-            spec.attrs = {
-                {"padding_idx",
-                 builder.getI64IntegerAttr(grad.getPaddingIdx().value_or(-1))},
-                {"is_sparse", builder.getBoolAttr(false)},
-                {"is_distributed", builder.getBoolAttr(false)}};
             auto table = tables.find(grad.getIds());
             if (table == tables.end())
               return LogicalResult(op->emitOpError(
                   "has no train.embedding of its ids before it, whose table "
                   "Paddle's gradient takes"));
+            spec.attrs = getLookupAttrs(table->second, grad.getPaddingIdx());
             spec.inputs.push_back({"W", {table->second}});
             output("W@GRAD", grad.getDtable());
+            if (sparseTables.contains(table->second)) {
+              // Paddle's sparse lookup gradient is SELECTED_ROWS.
+              paddle::VarOp var = varOps[names[grad.getDtable()]];
+              paddle::TensorDescAttr desc = var.getLodTensorAttr();
+              var.setKind(VarTypeKind::SelectedRows);
+              var.setSelectedRowsAttr(paddle::TensorDescAttr::get(
+                  builder.getContext(), desc.getDataType(), desc.getDims(),
+                  /*lodLevel=*/std::nullopt));
+              var.removeLodTensorAttr();
+            }
             return success(succeeded(input("Ids", grad.getIds())) &&
                            succeeded(input("Out@GRAD", grad.getDout())));
           })
@@ -633,16 +691,14 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
           })
           .Case([&](EmbeddingOp embedding) {
             spec.type = "lookup_table_v2";
-            spec.attrs = {
-                {"padding_idx", builder.getI64IntegerAttr(
-                                    embedding.getPaddingIdx().value_or(-1))},
-                {"is_sparse", builder.getBoolAttr(false)},
-                {"is_distributed", builder.getBoolAttr(false)},
-                {"remote_prefetch", builder.getBoolAttr(false)}};
             output("Out", embedding.getOut());
             if (failed(input("W", embedding.getTable())) ||
                 failed(input("Ids", embedding.getIds())))
               return failure();
+            spec.attrs = getLookupAttrs(spec.inputs.front().second.front(),
+                                        embedding.getPaddingIdx());
+            spec.attrs.push_back(
+                {"remote_prefetch", builder.getBoolAttr(false)});
             tables[embedding.getIds()] = spec.inputs.front().second.front();
             return success();
           })
@@ -668,6 +724,7 @@ LogicalResult TrainExporter::exportStep(StepOp step) {
   auto yield = cast<YieldOp>(body.getTerminator());
   if (!yield.getResults().empty())
     lossOp = yield.getResults().front().getDefiningOp();
+  planSparseTables(step);
 
   // Fed int64 labels only ever read as labels get Paddle's trailing 1.
   for (BlockArgument arg : body.getArguments())

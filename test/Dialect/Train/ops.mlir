@@ -3,7 +3,8 @@
 // RUN: openks-opt %s -split-input-file | openks-opt -split-input-file | FileCheck %s
 // RUN: openks-opt %s -split-input-file --mlir-print-op-generic | openks-opt -split-input-file | FileCheck %s
 
-// Tests that parameters keep their type, initializer and frozen flag.
+// Tests that parameters keep their type, initializer and frozen and sparse
+// flags.
 // CHECK-LABEL: train.program @params
 // CHECK-NEXT: train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1>
 // CHECK-NEXT: train.param @b : tensor<256xf32> init #train.constant<0.000000e+00>{{$}}
@@ -11,6 +12,7 @@
 // CHECK-NEXT: train.param @v : tensor<16x8xf32> init #train.gaussian<mean = 0.000000e+00, std = 1.000000e-02, seed = 3>
 // CHECK-NEXT: train.param @lr : tensor<f32> init #train.constant<1.000000e-01> frozen
 // CHECK-NEXT: train.param @counter : tensor<i64> init #train.constant<0.000000e+00> frozen
+// CHECK-NEXT: train.param @table : tensor<100000x8xf32> init #train.constant<0.000000e+00> sparse
 train.program @params {
   train.param @w : tensor<784x256xf32> init #train.xavier<seed = 1>
   train.param @b : tensor<256xf32> init #train.constant<0.0>
@@ -18,6 +20,7 @@ train.program @params {
   train.param @v : tensor<16x8xf32> init #train.gaussian<mean = 0.0, std = 1.0e-02, seed = 3>
   train.param @lr : tensor<f32> init #train.constant<0.1> frozen
   train.param @counter : tensor<i64> init #train.constant<0.0> frozen
+  train.param @table : tensor<100000x8xf32> init #train.constant<0.0> sparse
 }
 
 // -----

@@ -113,3 +113,17 @@ train.program @p {
     train.yield %s : tensor<4xi64>
   }
 }
+
+// -----
+
+train.program @p {
+  // expected-error @+1 {{is sparse, which only a trainable table (a parameter of rank 1 or more) can be}}
+  train.param @emb : tensor<10x4xf32> init #train.constant<0.0> frozen sparse
+}
+
+// -----
+
+train.program @p {
+  // expected-error @+1 {{is sparse, which only a trainable table (a parameter of rank 1 or more) can be}}
+  train.param @scalar : tensor<f32> init #train.constant<0.0> sparse
+}

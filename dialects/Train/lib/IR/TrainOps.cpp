@@ -80,7 +80,12 @@ LogicalResult ParamOp::verify() {
   if (failed(verifyParameterDeclaration(*this, getParameterType(),
                                         getInitializer(), isTrainable())))
     return failure();
-  return verifyUpdateSettings(*this);
+  if (failed(verifyUpdateSettings(*this)))
+    return failure();
+  if (getSparse() && (!isTrainable() || getParameterType().getRank() < 1))
+    return emitOpError("is sparse, which only a trainable table (a parameter "
+                       "of rank 1 or more) can be");
+  return success();
 }
 
 void StepOp::build(OpBuilder &builder, OperationState &state, StringRef name,

@@ -64,8 +64,17 @@ def Train_ParamOp : Train_Op<"param", [Symbol, Train_ParameterOpInterface]> {
     `clip_norm` by its L2 norm, instead of the optimizer's global-norm
     clipping.
 
+    A trainable parameter marked `sparse` is an embedding table whose
+    gradient is row-sparse, Paddle's `is_sparse` (or `is_distributed`) on its
+    lookups: a batch's gradient has values only in the rows its lookups
+    touch, and a parameter server keeps the table sliced by rows. The mark
+    does not change what training computes: the gradient's other rows are
+    zero.
+
     ```mlir
     train.param @fc1.w : tensor<784x256xf32> init #train.xavier<seed = 1>
+    train.param @emb : tensor<100000x64xf32>
+        init #train.uniform<min = -0.1, max = 0.1, seed = 3> sparse
     train.param @learning_rate : tensor<f32> init #train.constant<1.0e-01> frozen
     train.param @fc2.w : tensor<256x10xf32> init #train.xavier<seed = 2>
         lr_scale 5.0e-01 l2_decay 1.0e-04 clip_max 1.0e-01
@@ -80,9 +89,11 @@ def Train_ParamOp : Train_Op<"param", [Symbol, Train_ParameterOpInterface]> {
                        OptionalAttr<F64Attr>:$l2_decay,
                        OptionalAttr<F64Attr>:$clip_min,
                        OptionalAttr<F64Attr>:$clip_max,
-                       OptionalAttr<F64Attr>:$clip_norm);
+                       OptionalAttr<F64Attr>:$clip_norm,
+                       UnitAttr:$sparse);
   let assemblyFormat = [{
     $sym_name `:` $type `init` $initializer (`frozen` $frozen^)?
+    (`sparse` $sparse^)?
     (`lr_scale` $lr_scale^)? (`l1_decay` $l1_decay^)?
     (`l2_decay` $l2_decay^)? (`clip_min` $clip_min^)?
     (`clip_max` $clip_max^)? (`clip_norm` $clip_norm^)? attr-dict
