@@ -114,7 +114,7 @@ Status GrpcTransport::sendBarrier(int server, int trainer, Deadline deadline) {
   StatusOr<ServerLink *> link = getLink(server);
   if (!link)
     return link.status();
-  (*link)->postSendBarrier(trainer, deadline);
+  (*link)->postBarrier(wire::Chunk::SEND, trainer, deadline);
   return Status::ok();
 }
 
@@ -122,7 +122,7 @@ Status GrpcTransport::fetchBarrier(int server, int trainer, Deadline deadline) {
   StatusOr<ServerLink *> link = getLink(server);
   if (!link)
     return link.status();
-  (*link)->post(makeCall(wire::Control::FETCH_BARRIER, trainer), deadline);
+  (*link)->postBarrier(wire::Chunk::FETCH, trainer, deadline);
   return Status::ok();
 }
 

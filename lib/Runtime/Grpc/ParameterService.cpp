@@ -194,9 +194,11 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
   while (reader->Read(&message)) {
     if (Status status = frame.open(message, chunk); !status.isOk())
       return toGrpcStatus(status);
-    if (chunk.send_barrier() && assembler.complete()) {
-      if (Status status =
-              server.sendBarrier(chunk.trainer(), callDeadline(*context));
+    if (chunk.barrier() != wire::Chunk::NONE && assembler.complete()) {
+      Deadline deadline = callDeadline(*context);
+      if (Status status = chunk.barrier() == wire::Chunk::SEND
+                              ? server.sendBarrier(chunk.trainer(), deadline)
+                              : server.fetchBarrier(chunk.trainer(), deadline);
           !status.isOk())
         return toGrpcStatus(status);
       continue;

@@ -128,13 +128,25 @@ void ServerLink::run() {
     std::function<void()> task;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] {
-        return (stopping_ && !busy_) || (!queue_.empty() && !busy_);
-      });
-      if (queue_.empty())
-        return;
-      task = std::move(queue_.front());
-      queue_.pop_front();
+      auto ready = [&] { return !busy_ && (stopping_ || !queue_.empty()); };
+      while (!ready() && !task) {
+        if (busy_ || !closeIdleStreamBy_) {
+          changed_.wait(lock);
+          continue;
+        }
+        // An idle push stream (a fetch barrier's, during a long step) is
+        // closed halfway to its deadline, before it could run out.
+        changed_.wait_until(lock, *closeIdleStreamBy_);
+        if (!ready() && !busy_ && closeIdleStreamBy_ &&
+            Deadline::Clock::now() >= *closeIdleStreamBy_)
+          task = [this] { deferredFailure_ = flushPushes(); };
+      }
+      if (!task) {
+        if (queue_.empty())
+          return;
+        task = std::move(queue_.front());
+        queue_.pop_front();
+      }
       busy_ = true;
     }
     task();
@@ -184,9 +196,8 @@ void ServerLink::push(int block, MessageKind kind,
 void ServerLink::writePush(int block, MessageKind kind,
                            const std::shared_ptr<const Tensor> &value,
                            int trainer, Deadline deadline) {
-  if (!deferredFailure_.isOk())
+  if (!openPushStream(deadline))
     return;
-  openPushStream(deadline);
   wire::Chunk header;
   header.set_block(block);
   header.set_kind(static_cast<int32_t>(kind));
@@ -197,13 +208,29 @@ void ServerLink::writePush(int block, MessageKind kind,
     deferredFailure_ = flushPushes();
 }
 
-void ServerLink::openPushStream(Deadline deadline) {
-  if (pushStream_)
-    return;
+bool ServerLink::openPushStream(Deadline deadline) {
+  if (!deferredFailure_.isOk())
+    return false;
+  if (pushStream_) {
+    // A stream a fetch barrier opened before a long step would end well
+    // before the calls' own deadline: they get a stream of their own.
+    if (pushDeadline_ + deadline.timeout() / 10 >= deadline.when())
+      return true;
+    deferredFailure_ = flushPushes();
+    if (!deferredFailure_.isOk())
+      return false;
+  }
+  pushDeadline_ = deadline.when();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Deadline::Clock::time_point now = Deadline::Clock::now();
+    closeIdleStreamBy_ = now + (std::max(pushDeadline_, now) - now) / 2;
+  }
   pushContext_ = makeContext(deadline);
   pushStream_.reset(grpc::internal::ClientWriterFactory<ByteBuffer>::Create(
       channel_.get(), rpcMethod(Method::Push), pushContext_.get(),
       &pushReply_));
+  return true;
 }
 
 Status ServerLink::flushPushes() {
@@ -216,6 +243,8 @@ Status ServerLink::flushPushes() {
   Status status = fromGrpcStatus(pushStream_->Finish(), peer_);
   pushStream_.reset();
   pushContext_.reset();
+  std::lock_guard<std::mutex> lock(mutex_);
+  closeIdleStreamBy_.reset();
   return status;
 }
 
@@ -283,25 +312,18 @@ Status ServerLink::control(const wire::Control &call, Deadline deadline,
   return controlNow(call, deadline, reply);
 }
 
-void ServerLink::post(const wire::Control &call, Deadline deadline) {
-  enqueue([this, call, deadline] {
-    Status status = control(call, deadline);
-    if (deferredFailure_.isOk())
-      deferredFailure_ = status;
-  });
-}
-
-void ServerLink::postSendBarrier(int trainer, Deadline deadline) {
-  enqueue([this, trainer, deadline] {
-    if (!deferredFailure_.isOk())
+void ServerLink::postBarrier(wire::Chunk::Barrier kind, int trainer,
+                             Deadline deadline) {
+  enqueue([this, kind, trainer, deadline] {
+    if (!openPushStream(deadline))
       return;
-    openPushStream(deadline);
     wire::Chunk barrier;
     barrier.set_trainer(trainer);
-    barrier.set_send_barrier(true);
-    // The stream ends with the barrier; a broken one says why.
-    (void)pushStream_->Write(encodeFrame(barrier));
-    deferredFailure_ = flushPushes();
+    barrier.set_barrier(kind);
+    // A send barrier ends the stream: the pulls that follow need the
+    // step's pushes in. A broken stream's status says why.
+    if (!pushStream_->Write(encodeFrame(barrier)) || kind == wire::Chunk::SEND)
+      deferredFailure_ = flushPushes();
   });
 }
 

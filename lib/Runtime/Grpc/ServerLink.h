@@ -75,12 +75,11 @@ public:
   Status control(const wire::Control &call, Deadline deadline,
                  wire::Reply *reply = nullptr);
 
-  /// Queues `call` after the calls queued without waiting for its answer;
-  /// a failure is reported by the next call, as a push's is.
-  void post(const wire::Control &call, Deadline deadline);
-  /// Queues trainer `trainer`'s send barrier as post() does, as the last
-  /// frame of the pushes' stream: one call fewer per step than post().
-  void postSendBarrier(int trainer, Deadline deadline);
+  /// Queues trainer `trainer`'s barrier `kind` (SEND or FETCH) after the
+  /// calls queued, as a frame of the push stream (a send barrier ends it),
+  /// without waiting for the server to pass it: a failure is reported by
+  /// the next call, as a push's is.
+  void postBarrier(wire::Chunk::Barrier kind, int trainer, Deadline deadline);
   /// Sends `call` at once, past the queue (an abort): pushes may be stuck.
   Status controlNow(const wire::Control &call, Deadline deadline,
                     wire::Reply *reply = nullptr);
@@ -97,8 +96,10 @@ private:
   void run();
   /// Returns a context for a call: the token and `deadline`.
   std::unique_ptr<grpc::ClientContext> makeContext(Deadline deadline) const;
-  /// Opens a push stream, unless one is open.
-  void openPushStream(Deadline deadline);
+  /// Opens a push stream for calls of `deadline`, unless one is open that
+  /// ends about as late; returns false, with the failure deferred, when a
+  /// push or the stream it closed failed.
+  bool openPushStream(Deadline deadline);
   /// Writes one push to the open push stream, opening it if needed.
   void writePush(int block, MessageKind kind,
                  const std::shared_ptr<const Tensor> &value, int trainer,
@@ -120,6 +121,7 @@ private:
   // The push stream under way (in the link's thread only).
   std::unique_ptr<grpc::ClientContext> pushContext_;
   grpc::ByteBuffer pushReply_;
+  Deadline::Clock::time_point pushDeadline_;
   std::unique_ptr<grpc::ClientWriter<grpc::ByteBuffer>> pushStream_;
   /// The first failure of the queued calls nobody waits for (pushes,
   /// barriers), which the next flushPushes() reports.
@@ -129,6 +131,9 @@ private:
   std::condition_variable changed_;
   std::deque<std::function<void()>> queue_;
   bool stopping_ = false;
+  /// When the link's thread closes the open push stream if the link is
+  /// idle then; none without a stream.
+  std::optional<Deadline::Clock::time_point> closeIdleStreamBy_;
   /// Whether a call is running (in the link's thread or a caller's).
   bool busy_ = false;
   std::optional<Thread> thread_;

@@ -10,8 +10,9 @@
 // are refused, mutual TLS trains exactly like the in-process job and keeps
 // plaintext trainers out, a taken endpoint and absent servers are named,
 // a server that loses a trainer fails naming it well before the job's
-// timeout, and a barrier, which the trainer does not wait for, reports its
-// failure with the trainer's next call.
+// timeout, a barrier, which the trainer does not wait for, reports its
+// failure with the trainer's next call, and a step that outlasts the push
+// stream a fetch barrier opened still pushes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -526,6 +527,51 @@ TEST_F(GrpcClusterTest, ABarrierFailureComesWithTheTrainersNextCall) {
   Status flushed = (*transport)->flush(0, Deadline::after(kTimeout));
   EXPECT_EQ(flushed.code(), StatusCode::DeadlineExceeded) << describe(flushed);
   // Reported once: the link goes on.
+  Status completed = (*transport)->complete(0, 0, Deadline::after(kTimeout));
+  EXPECT_TRUE(completed.isOk()) << describe(completed);
+  EXPECT_TRUE(server.wait().isOk());
+}
+
+TEST_F(GrpcClusterTest, AStepLongerThanAFetchBarriersDeadlineStillPushes) {
+  std::vector<std::string> endpoints = freeLoopbackEndpoints(1);
+  ASSERT_EQ(endpoints.size(), 1u) << "no free loopback port";
+  ServingRole server;
+  Status started = server.start(endpoints[0], 1, clusterOptions());
+  ASSERT_TRUE(started.isOk()) << describe(started);
+  std::shared_ptr<Cluster> cluster = makeCluster(clusterOptions());
+  ASSERT_TRUE(cluster);
+  const JobSpec &job = *server.fleet().job();
+  StatusOr<std::unique_ptr<Transport>> transport =
+      cluster->connect(job, /*trainer=*/0, Deadline::after(kTimeout));
+  ASSERT_TRUE(transport) << describe(transport.status());
+
+  // The fetch barrier of the initial parameters goes on a push stream that
+  // the step's pushes would share; the step outlasts the barrier's
+  // deadline, so its pushes need a stream of their own.
+  Status fetched =
+      (*transport)
+          ->fetchBarrier(0, 0, Deadline::after(std::chrono::milliseconds(200)));
+  ASSERT_TRUE(fetched.isOk()) << describe(fetched);
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  const ServerProgramSpec &program = *job.servers[0].program;
+  int pushed = 0;
+  for (size_t block = 0; block < program.blocks.size(); ++block) {
+    if (program.blocks[block].updateKind != MessageKind::Grad)
+      continue;
+    const BlockLayout &layout = job.servers[0].layout[block];
+    StatusOr<Tensor> gradient = Tensor::allocate(layout.dtype, layout.shape);
+    ASSERT_TRUE(gradient) << describe(gradient.status());
+    Status status = (*transport)
+                        ->push(0, static_cast<int>(block), MessageKind::Grad,
+                               *gradient, 0, Deadline::after(kTimeout));
+    ASSERT_TRUE(status.isOk()) << describe(status);
+    ++pushed;
+  }
+  ASSERT_GT(pushed, 0) << "the job's server updates no block";
+  Status sent = (*transport)->sendBarrier(0, 0, Deadline::after(kTimeout));
+  ASSERT_TRUE(sent.isOk()) << describe(sent);
+  Status flushed = (*transport)->flush(0, Deadline::after(kTimeout));
+  EXPECT_TRUE(flushed.isOk()) << describe(flushed);
   Status completed = (*transport)->complete(0, 0, Deadline::after(kTimeout));
   EXPECT_TRUE(completed.isOk()) << describe(completed);
   EXPECT_TRUE(server.wait().isOk());
