@@ -223,8 +223,8 @@ void TrainExporter::planSparseTables(StepOp step) {
 SmallVector<std::pair<std::string, Attribute>>
 TrainExporter::getLookupAttrs(StringRef table,
                               std::optional<int64_t> paddingIdx) {
-  // A sparse table here is row-sliced on servers, as Paddle's distributed
-  // tables are; its lookups say is_sparse, which Paddle transpiles alike.
+  // Paddle's is_distributed names its one distributed table; any sparse
+  // table here says is_sparse, which imports back the same.
   return {{"padding_idx", builder.getI64IntegerAttr(paddingIdx.value_or(-1))},
           {"is_sparse", builder.getBoolAttr(sparseTables.contains(table))},
           {"is_distributed", builder.getBoolAttr(false)}};

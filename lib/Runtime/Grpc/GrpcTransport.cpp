@@ -106,24 +106,21 @@ static wire::Control makeCall(wire::Control::Kind kind, int trainer) {
   return call;
 }
 
-// The barriers are queued after the pushes, without waiting for the server
-// to pass them: every server's link passes its barrier at once, and a fetch
-// barrier's round trip overlaps the next step.
-
-Status GrpcTransport::sendBarrier(int server, int trainer, Deadline deadline) {
+Status GrpcTransport::postBarrier(int server, wire::Chunk::Barrier kind,
+                                  int trainer, Deadline deadline) {
   StatusOr<ServerLink *> link = getLink(server);
   if (!link)
     return link.status();
-  (*link)->postBarrier(wire::Chunk::SEND, trainer, deadline);
+  (*link)->postBarrier(kind, trainer, deadline);
   return Status::ok();
 }
 
+Status GrpcTransport::sendBarrier(int server, int trainer, Deadline deadline) {
+  return postBarrier(server, wire::Chunk::SEND, trainer, deadline);
+}
+
 Status GrpcTransport::fetchBarrier(int server, int trainer, Deadline deadline) {
-  StatusOr<ServerLink *> link = getLink(server);
-  if (!link)
-    return link.status();
-  (*link)->postBarrier(wire::Chunk::FETCH, trainer, deadline);
-  return Status::ok();
+  return postBarrier(server, wire::Chunk::FETCH, trainer, deadline);
 }
 
 Status GrpcTransport::normShare(int server, int norm, double &share,

@@ -55,6 +55,12 @@ private:
   /// Runs the control call `kind` of `trainer` on `server`.
   Status control(int server, wire::Control call, Deadline deadline,
                  wire::Reply *reply = nullptr);
+  /// Queues the barrier `kind` of `trainer` on `server`'s push stream,
+  /// without waiting for the server to pass it: every server passes its
+  /// barrier at once, and a fetch barrier's round trip overlaps the next
+  /// step.
+  Status postBarrier(int server, wire::Chunk::Barrier kind, int trainer,
+                     Deadline deadline);
   /// Pulls (or reads) `requests` from every server at once.
   Status fetch(const std::vector<PullRequest> &requests, int trainer, bool read,
                Deadline deadline);

@@ -277,12 +277,6 @@ grpc::Status ParameterService::control(grpc::ServerContext *context,
   wire::Reply answer;
   Status status = Status::ok();
   switch (call.kind()) {
-  case wire::Control::SEND_BARRIER:
-    status = server.sendBarrier(call.trainer(), deadline);
-    break;
-  case wire::Control::FETCH_BARRIER:
-    status = server.fetchBarrier(call.trainer(), deadline);
-    break;
   case wire::Control::NORM_SHARE: {
     double share = 0;
     status = server.normShare(call.norm(), share, call.trainer(), deadline);

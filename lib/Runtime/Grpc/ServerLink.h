@@ -65,7 +65,7 @@ public:
   // The calls below run in call() or submit(), one at a time.
 
   /// Closes the open push stream; returns the first failure of the pushes
-  /// and posted calls since the last flush.
+  /// and barriers since the last flush.
   Status flushPushes();
   /// Pulls (or reads, when `read`) `requests`, all of this server, after
   /// the pushes.

@@ -154,6 +154,35 @@ private:
   Status served_ = Status::ok();
 };
 
+/// Server 0 of a one-trainer job serving at a free loopback endpoint, and
+/// trainer 0's transport to it, from a gRPC cluster of its own, as a
+/// trainer process would connect.
+struct ServedTrainer {
+  /// Starts the server and connects the trainer.
+  Status start() {
+    std::vector<std::string> endpoints = freeLoopbackEndpoints(1);
+    if (endpoints.size() != 1)
+      return Status::error(StatusCode::ResourceExhausted,
+                           "no free loopback port");
+    OPENKS_RETURN_IF_ERROR(server.start(endpoints[0], 1, clusterOptions()));
+    StatusOr<std::shared_ptr<Cluster>> made =
+        createGrpcCluster(clusterOptions());
+    if (!made)
+      return made.status();
+    cluster = std::move(*made);
+    StatusOr<std::unique_ptr<Transport>> connected = cluster->connect(
+        *server.fleet().job(), /*trainer=*/0, Deadline::after(kTimeout));
+    if (!connected)
+      return connected.status();
+    transport = std::move(*connected);
+    return Status::ok();
+  }
+
+  ServingRole server;
+  std::shared_ptr<Cluster> cluster;
+  std::unique_ptr<Transport> transport;
+};
+
 /// Returns a plaintext channel to `endpoint`.
 std::shared_ptr<grpc::Channel> plainChannel(const std::string &endpoint) {
   return grpc::CreateChannel(endpoint, grpc::InsecureChannelCredentials());
@@ -501,56 +530,40 @@ TEST_F(GrpcClusterTest, ATrainerGoneWithoutStopWorkerFailsTheServerNamingIt) {
   expectError(server.wait(), StatusCode::PeerLost, "trainer 0 is lost");
 }
 
-} // namespace
-
 TEST_F(GrpcClusterTest, ABarrierFailureComesWithTheTrainersNextCall) {
-  std::vector<std::string> endpoints = freeLoopbackEndpoints(1);
-  ASSERT_EQ(endpoints.size(), 1u) << "no free loopback port";
-  ServingRole server;
-  Status started = server.start(endpoints[0], 1, clusterOptions());
+  ServedTrainer trainer;
+  Status started = trainer.start();
   ASSERT_TRUE(started.isOk()) << describe(started);
-  std::shared_ptr<Cluster> cluster = makeCluster(clusterOptions());
-  ASSERT_TRUE(cluster);
-  StatusOr<std::unique_ptr<Transport>> transport = cluster->connect(
-      *server.fleet().job(), /*trainer=*/0, Deadline::after(kTimeout));
-  ASSERT_TRUE(transport) << describe(transport.status());
+  Transport &transport = *trainer.transport;
 
   // A send barrier before the trainer has fetched the initial parameters
   // waits on the server, but not in the trainer: the barrier is queued
   // after the trainer's pushes, and its failure (here its deadline passes
   // on the server) comes with the trainer's next call.
-  Status posted =
-      (*transport)
-          ->sendBarrier(0, 0, Deadline::after(std::chrono::milliseconds(300)));
+  Status posted = transport.sendBarrier(
+      0, 0, Deadline::after(std::chrono::milliseconds(300)));
   EXPECT_TRUE(posted.isOk()) << describe(posted);
   // Either side may see the deadline first.
-  Status flushed = (*transport)->flush(0, Deadline::after(kTimeout));
+  Status flushed = transport.flush(0, Deadline::after(kTimeout));
   EXPECT_EQ(flushed.code(), StatusCode::DeadlineExceeded) << describe(flushed);
   // Reported once: the link goes on.
-  Status completed = (*transport)->complete(0, 0, Deadline::after(kTimeout));
+  Status completed = transport.complete(0, 0, Deadline::after(kTimeout));
   EXPECT_TRUE(completed.isOk()) << describe(completed);
-  EXPECT_TRUE(server.wait().isOk());
+  EXPECT_TRUE(trainer.server.wait().isOk());
 }
 
 TEST_F(GrpcClusterTest, AStepLongerThanAFetchBarriersDeadlineStillPushes) {
-  std::vector<std::string> endpoints = freeLoopbackEndpoints(1);
-  ASSERT_EQ(endpoints.size(), 1u) << "no free loopback port";
-  ServingRole server;
-  Status started = server.start(endpoints[0], 1, clusterOptions());
+  ServedTrainer trainer;
+  Status started = trainer.start();
   ASSERT_TRUE(started.isOk()) << describe(started);
-  std::shared_ptr<Cluster> cluster = makeCluster(clusterOptions());
-  ASSERT_TRUE(cluster);
-  const JobSpec &job = *server.fleet().job();
-  StatusOr<std::unique_ptr<Transport>> transport =
-      cluster->connect(job, /*trainer=*/0, Deadline::after(kTimeout));
-  ASSERT_TRUE(transport) << describe(transport.status());
+  Transport &transport = *trainer.transport;
+  const JobSpec &job = *trainer.server.fleet().job();
 
   // The fetch barrier of the initial parameters goes on a push stream that
   // the step's pushes would share; the step outlasts the barrier's
   // deadline, so its pushes need a stream of their own.
-  Status fetched =
-      (*transport)
-          ->fetchBarrier(0, 0, Deadline::after(std::chrono::milliseconds(200)));
+  Status fetched = transport.fetchBarrier(
+      0, 0, Deadline::after(std::chrono::milliseconds(200)));
   ASSERT_TRUE(fetched.isOk()) << describe(fetched);
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
   const ServerProgramSpec &program = *job.servers[0].program;
@@ -561,18 +574,20 @@ TEST_F(GrpcClusterTest, AStepLongerThanAFetchBarriersDeadlineStillPushes) {
     const BlockLayout &layout = job.servers[0].layout[block];
     StatusOr<Tensor> gradient = Tensor::allocate(layout.dtype, layout.shape);
     ASSERT_TRUE(gradient) << describe(gradient.status());
-    Status status = (*transport)
-                        ->push(0, static_cast<int>(block), MessageKind::Grad,
-                               *gradient, 0, Deadline::after(kTimeout));
+    Status status =
+        transport.push(0, static_cast<int>(block), MessageKind::Grad, *gradient,
+                       0, Deadline::after(kTimeout));
     ASSERT_TRUE(status.isOk()) << describe(status);
     ++pushed;
   }
   ASSERT_GT(pushed, 0) << "the job's server updates no block";
-  Status sent = (*transport)->sendBarrier(0, 0, Deadline::after(kTimeout));
+  Status sent = transport.sendBarrier(0, 0, Deadline::after(kTimeout));
   ASSERT_TRUE(sent.isOk()) << describe(sent);
-  Status flushed = (*transport)->flush(0, Deadline::after(kTimeout));
+  Status flushed = transport.flush(0, Deadline::after(kTimeout));
   EXPECT_TRUE(flushed.isOk()) << describe(flushed);
-  Status completed = (*transport)->complete(0, 0, Deadline::after(kTimeout));
+  Status completed = transport.complete(0, 0, Deadline::after(kTimeout));
   EXPECT_TRUE(completed.isOk()) << describe(completed);
-  EXPECT_TRUE(server.wait().isOk());
+  EXPECT_TRUE(trainer.server.wait().isOk());
 }
+
+} // namespace

@@ -67,9 +67,9 @@ def Train_ParamOp : Train_Op<"param", [Symbol, Train_ParameterOpInterface]> {
     A trainable parameter marked `sparse` is an embedding table whose
     gradient is row-sparse, Paddle's `is_sparse` (or `is_distributed`) on its
     lookups: a batch's gradient has values only in the rows its lookups
-    touch, and a parameter server keeps the table sliced by rows. The mark
-    does not change what training computes: the gradient's other rows are
-    zero.
+    touch. The mark does not change what training computes (the gradient's
+    other rows are zero), and the passes and runtime do not read it yet:
+    the gradient is still a dense tensor of the table's shape.
 
     ```mlir
     train.param @fc1.w : tensor<784x256xf32> init #train.xavier<seed = 1>
