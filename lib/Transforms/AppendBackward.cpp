@@ -48,6 +48,8 @@ private:
   void markDifferentiable();
   /// Adds `grad` to the gradient of `value`.
   void accumulate(OpBuilder &builder, Value value, Value grad);
+  /// Warns when a parameter marked `sparse` gets a dense gradient.
+  void checkSparseGradient(StringRef name, Value grad);
 
   StepOp step;
   SymbolTableCollection &symbols;
@@ -74,13 +76,44 @@ void StepDifferentiator::markDifferentiable() {
   }
 }
 
+/// Returns the sum of two gradients of one value: row-sparse if both are,
+/// else dense. Row-sparse sums extend one train.merge_rows as long as
+/// nothing else uses it.
+static Value addGradients(OpBuilder &builder, Value lhs, Value rhs) {
+  Location loc = rhs.getLoc();
+  if (isa<RowsType>(lhs.getType()) && isa<RowsType>(rhs.getType())) {
+    auto merge = lhs.getDefiningOp<MergeRowsOp>();
+    if (!merge || !merge->use_empty())
+      return MergeRowsOp::create(builder, loc, ValueRange{lhs, rhs});
+    merge.getInputsMutable().append(rhs);
+    merge->moveBefore(builder.getInsertionBlock(), builder.getInsertionPoint());
+    return merge;
+  }
+  auto densify = [&](Value grad) -> Value {
+    if (auto rows = dyn_cast<RowsType>(grad.getType()))
+      return RowsToDenseOp::create(builder, loc, rows.getTableType(), grad);
+    return grad;
+  };
+  return AddOp::create(builder, loc, densify(lhs), densify(rhs));
+}
+
 void StepDifferentiator::accumulate(OpBuilder &builder, Value value,
                                     Value grad) {
   auto [it, inserted] = grads.try_emplace(value, grad);
-  if (inserted)
+  if (!inserted)
+    it->second = addGradients(builder, it->second, grad);
+}
+
+void StepDifferentiator::checkSparseGradient(StringRef name, Value grad) {
+  if (isa<RowsType>(grad.getType()))
     return;
-  auto sum = AddOp::create(builder, grad.getLoc(), it->second, grad);
-  it->second = sum;
+  auto param = symbols.lookupNearestSymbolFrom<ParamOp>(
+      step, StringAttr::get(step.getContext(), name));
+  if (param && param.getSparse())
+    param.emitWarning("@")
+        << name
+        << " is marked sparse, but its gradient is dense: it is read other "
+           "than by lookups (train.embedding, train.embedding_pool)";
 }
 
 LogicalResult StepDifferentiator::run() {
@@ -149,7 +182,8 @@ LogicalResult StepDifferentiator::run() {
   for (auto &[name, reads] : paramGrads) {
     Value grad = reads.front();
     for (Value other : ArrayRef<Value>(reads).drop_front())
-      grad = AddOp::create(builder, other.getLoc(), grad, other);
+      grad = addGradients(builder, grad, other);
+    checkSparseGradient(name, grad);
     ParamGradOp::create(builder, yield.getLoc(),
                         FlatSymbolRefAttr::get(step.getContext(), name), grad);
   }

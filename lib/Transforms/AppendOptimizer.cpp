@@ -176,9 +176,29 @@ static Value optimizeRole(std::initializer_list<Operation *> ops) {
   return ops.end()[-1]->getResult(0);
 }
 
+/// Returns `grad` as a dense tensor. A row-sparse gradient is scattered into
+/// its table by an op of role `role`, with a warning that `param`'s update
+/// becomes dense because `reason`.
+static Value densify(OpBuilder &builder, ParamOp param, Value grad, Role role,
+                     StringRef reason) {
+  auto rows = dyn_cast<RowsType>(grad.getType());
+  if (!rows)
+    return grad;
+  param.emitWarning("@") << param.getSymName()
+                         << " is marked sparse, but its update is dense: "
+                         << reason;
+  auto dense =
+      RowsToDenseOp::create(builder, grad.getLoc(), rows.getTableType(), grad);
+  setRole(dense, role);
+  return dense;
+}
+
 Value AppendOptimizerPass::emitClip(OpBuilder &builder, ParamOp param,
                                     Value grad) {
   Location loc = grad.getLoc();
+  if (param.getClipMax() || param.getClipNorm())
+    grad = densify(builder, param, grad, Role::Optimize,
+                   "clipping acts on the whole gradient");
   if (std::optional<APFloat> max = param.getClipMax()) {
     double upper = max->convertToDouble();
     double lower =
@@ -204,6 +224,8 @@ Value AppendOptimizerPass::emitRegularization(OpBuilder &builder, ParamOp param,
   }
   if (l1 == 0 && l2 == 0)
     return grad;
+  grad = densify(builder, param, grad, Role::Optimize,
+                 "regularization decays every row of the table");
   Location loc = grad.getLoc();
   auto value = ReadOp::create(builder, loc, param.getParameterType(),
                               FlatSymbolRefAttr::get(param.getSymNameAttr()));
@@ -320,12 +342,15 @@ LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
   llvm::sort(paramGrads, [](ParamGradOp a, ParamGradOp b) {
     return a.getParam() < b.getParam();
   });
-  Type elementType = paramGrads.front().getGrad().getType().getElementType();
+  auto elementTypeOf = [](ParamGradOp op) {
+    return getDenseType(op.getGrad().getType()).getElementType();
+  };
+  Type elementType = elementTypeOf(paramGrads.front());
   for (ParamGradOp op : paramGrads)
-    if (op.getGrad().getType().getElementType() != elementType)
+    if (elementTypeOf(op) != elementType)
       return op.emitOpError("has element type ")
-             << op.getGrad().getType().getElementType()
-             << ", but the first parameter has " << elementType
+             << elementTypeOf(op) << ", but the first parameter has "
+             << elementType
              << ": one learning rate serves only one element type";
 
   programSymbols.emplace(step->getParentOp());
@@ -348,7 +373,9 @@ LogicalResult AppendOptimizerPass::rewriteStep(StepOp step) {
   if (clipGlobalNorm > 0 && !globallyClipped.empty()) {
     SmallVector<Value> clipped;
     for (unsigned index : globallyClipped)
-      clipped.push_back(grads[index]);
+      clipped.push_back(densify(builder, params[index], grads[index],
+                                Role::Backward,
+                                "the global norm clip scales every row"));
     auto clip = ClipByGlobalNormOp::create(
         builder, step.getLoc(), ValueRange(clipped).getTypes(), clipped,
         builder.getF64FloatAttr(clipGlobalNorm));

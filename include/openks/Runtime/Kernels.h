@@ -18,7 +18,11 @@
 // output over an input; matmul, reduce_sum, concat, p_norm, cos_sim, the
 // pooling kernels and nce may not.
 //
-// Optimizer kernels update their parameter and state tensors in place.
+// Optimizer kernels update their parameter and state tensors in place,
+// from a dense gradient or a row-sparse one (only the rows it holds).
+//
+// A row-sparse value is two tensors: `rowIds` [k], distinct int64 ids in
+// ascending order, and `values` [k, ...], the rows of a table at them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -279,49 +283,91 @@ Status nceGrad(const Tensor &input, const Tensor &labels, const Tensor &weight,
                Tensor &dweight, Tensor &dbias);
 
 //===----------------------------------------------------------------------===//
+// Row-sparse values
+//===----------------------------------------------------------------------===//
+
+/// The row-sparse form of embeddingGrad: `rowIds` the distinct ids but
+/// `paddingIdx`, ascending, and `values` their rows, each summed over the
+/// id's positions in order, as embeddingGrad sums them.
+Status embeddingGradRows(const Tensor &ids, const Tensor &dout,
+                         const Shape &tableShape,
+                         std::optional<int64_t> paddingIdx, Tensor &rowIds,
+                         Tensor &values);
+/// The row-sparse form of embeddingPoolGrad, as embeddingGradRows.
+Status embeddingPoolGradRows(const Tensor &ids, const Tensor &lengths,
+                             const Tensor &dout, const Shape &tableShape,
+                             PoolType type, std::optional<int64_t> paddingIdx,
+                             Tensor &rowIds, Tensor &values);
+/// The sum of row-sparse values of one table of shape `tableShape`: the
+/// union of their ids, each row summed over the inputs in order.
+Status mergeRows(const std::vector<const Tensor *> &rowIds,
+                 const std::vector<const Tensor *> &values,
+                 const Shape &tableShape, Tensor &outIds, Tensor &outValues);
+/// out (shape `tableShape`) = zero but the rows of a row-sparse value.
+Status rowsToDense(const Tensor &rowIds, const Tensor &values,
+                   const Shape &tableShape, Tensor &out);
+
+/// The gradient an optimizer applies: a dense tensor shaped like the
+/// parameter, or a row-sparse value of it. Converts from a dense tensor.
+struct GradientRef {
+  GradientRef(const Tensor &dense) : values(dense) {}
+  GradientRef(const Tensor &rowIds, const Tensor &values)
+      : values(values), rowIds(&rowIds) {}
+
+  /// The dense gradient, or the rows of the row-sparse one.
+  const Tensor &values;
+  /// The ids of the rows, or null for a dense gradient.
+  const Tensor *rowIds = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
 // Optimizers: update `param` (and state) in place; lr is a rank-0 tensor.
+// With a row-sparse gradient only its rows of param and of the element-wise
+// state change (lazily); the rank-0 state advances as for a dense one.
 //===----------------------------------------------------------------------===//
 
 /// param -= lr * grad.
-Status sgd(Tensor &param, const Tensor &grad, const Tensor &lr);
+Status sgd(Tensor &param, const GradientRef &grad, const Tensor &lr);
 /// v = mu * v + grad; param -= lr * v, or lr * (grad + mu * v) if nesterov.
-Status momentum(Tensor &param, Tensor &velocity, const Tensor &grad,
+Status momentum(Tensor &param, Tensor &velocity, const GradientRef &grad,
                 const Tensor &lr, double mu, bool nesterov);
 /// Paddle's adam: moments, bias correction from the beta powers, then
 /// beta1Pow *= beta1 and beta2Pow *= beta2.
 Status adam(Tensor &param, Tensor &moment1, Tensor &moment2, Tensor &beta1Pow,
-            Tensor &beta2Pow, const Tensor &grad, const Tensor &lr,
+            Tensor &beta2Pow, const GradientRef &grad, const Tensor &lr,
             double beta1, double beta2, double epsilon);
 /// moment += grad^2; param -= lr * grad / (sqrt(moment) + epsilon).
-Status adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
+Status adagrad(Tensor &param, Tensor &moment, const GradientRef &grad,
                const Tensor &lr, double epsilon);
 
 /// Paddle's rmsprop: meanSquare = decay * meanSquare + (1 - decay) * grad^2;
 /// moment = momentum * moment + lr * grad / sqrt(meanSquare + epsilon);
 /// param -= moment.
 Status rmsprop(Tensor &param, Tensor &meanSquare, Tensor &moment,
-               const Tensor &grad, const Tensor &lr, double decay,
+               const GradientRef &grad, const Tensor &lr, double decay,
                double epsilon, double momentum);
 /// Centered rmsprop: also meanGrad = decay * meanGrad + (1 - decay) * grad,
 /// and the denominator is sqrt(meanSquare - meanGrad^2 + epsilon).
 Status centeredRmsprop(Tensor &param, Tensor &meanSquare, Tensor &moment,
-                       Tensor &meanGrad, const Tensor &grad, const Tensor &lr,
-                       double decay, double epsilon, double momentum);
+                       Tensor &meanGrad, const GradientRef &grad,
+                       const Tensor &lr, double decay, double epsilon,
+                       double momentum);
 /// moment = decay * moment + (1 - decay) * grad^2;
 /// param -= lr * grad / (sqrt(moment) + epsilon).
-Status decayedAdagrad(Tensor &param, Tensor &moment, const Tensor &grad,
+Status decayedAdagrad(Tensor &param, Tensor &moment, const GradientRef &grad,
                       const Tensor &lr, double decay, double epsilon);
 /// Paddle's ftrl, with 1e-10 added to l1 and l2 as its kernel does: updates
 /// the squared and linear accumulators and sets param to the proximal
 /// solution, 0 where |linear| <= l1.
-Status ftrl(Tensor &param, Tensor &squared, Tensor &linear, const Tensor &grad,
-            const Tensor &lr, double l1, double l2, double lrPower);
+Status ftrl(Tensor &param, Tensor &squared, Tensor &linear,
+            const GradientRef &grad, const Tensor &lr, double l1, double l2,
+            double lrPower);
 /// Paddle's adamax: moment = beta1 * moment + (1 - beta1) * grad,
 /// infNorm = max(beta2 * infNorm + epsilon, |grad|),
 /// param -= lr / (1 - beta1Pow) * moment / infNorm; then beta1Pow *= beta1.
 Status adamax(Tensor &param, Tensor &moment, Tensor &infNorm, Tensor &beta1Pow,
-              const Tensor &grad, const Tensor &lr, double beta1, double beta2,
-              double epsilon);
+              const GradientRef &grad, const Tensor &lr, double beta1,
+              double beta2, double epsilon);
 
 //===----------------------------------------------------------------------===//
 // Clipping and regularization

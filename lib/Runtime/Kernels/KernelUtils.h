@@ -220,6 +220,44 @@ void softmaxRow(const In &in, Out &&out, typename In::Scalar scale) {
   out *= scale / out.sum();
 }
 
+//===----------------------------------------------------------------------===//
+// Table gradients, dense or row-sparse
+//===----------------------------------------------------------------------===//
+
+/// Returns an error unless `rowIds` and `values` (the operand `name` of `op`)
+/// form a row-sparse value of a table of shape `tableShape`: distinct ids in
+/// ascending order within the table, and one row of values per id.
+Status checkRows(const char *op, const char *name, const Tensor &rowIds,
+                 const Tensor &values, const Shape &tableShape);
+
+/// Where the scatter-add of a table gradient accumulates: every row of a
+/// dense tensor of the table's shape, or the rows of a row-sparse value for
+/// the distinct ids a batch looks up.
+class TableGradient {
+public:
+  /// Makes `values` a zero tensor of `tableShape`, with a row per id.
+  static TableGradient dense(const Shape &tableShape, Tensor &values);
+  /// Makes `rowIds` the distinct elements of `ids` but `paddingIdx`,
+  /// ascending, and `values` a zero row of `tableShape` for each.
+  static TableGradient sparse(const Tensor &ids,
+                              std::optional<int64_t> paddingIdx,
+                              const Shape &tableShape, Tensor &rowIds,
+                              Tensor &values);
+
+  /// Returns the row of values() that the gradient of table row `id` is in;
+  /// `id` is one the gradient was made for.
+  int64_t rowOf(int64_t id) const;
+  /// Returns the rows.
+  Tensor &values() const { return values_; }
+
+private:
+  TableGradient(Tensor &values, const Tensor *rowIds)
+      : values_(values), rowIds_(rowIds) {}
+
+  Tensor &values_;
+  const Tensor *rowIds_;
+};
+
 } // namespace openks::runtime::kernels::detail
 
 #endif // OPENKS_LIB_RUNTIME_KERNELS_KERNELUTILS_H

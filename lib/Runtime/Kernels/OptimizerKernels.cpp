@@ -14,7 +14,9 @@
 // rounded to f32 is both the first beta2_pow and the 1 - beta2 of the
 // second moment, and the bias correction sqrt(1 - beta2_pow) undoes it.
 // Every update is element-wise, so a block of a parameter updates exactly
-// like the same rows of the whole parameter.
+// like the same rows of the whole parameter, and a row-sparse gradient
+// updates its rows as a dense one would (lazily: rows it does not hold keep
+// their value and state, where a dense zero row would still decay them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::kernels::detail;
+using openks::runtime::kernels::GradientRef;
 
 /// Sets `value` to the element of the one-element float tensor `tensor`
 /// (called `name` in `op`).
@@ -53,49 +56,97 @@ static Status writeScalar(const char *op, Tensor &tensor, double value) {
 /// error messages.
 using NamedState = std::pair<const char *, const Tensor *>;
 
-/// Checks that the gradient and the element-wise `state` have the element
-/// type and shape of `param`, and reads the learning rate into `rate`;
-/// errors name the kernel `op`.
+/// Checks that the gradient is dense and has the element type and shape of
+/// `param`, or is a row-sparse value of it; that the element-wise `state`
+/// is shaped like `param`; and reads the learning rate into `rate`. Errors
+/// name the kernel `op`.
 static Status checkUpdate(const char *op, const Tensor &param,
-                          const Tensor &grad,
+                          const GradientRef &grad,
                           std::initializer_list<NamedState> state,
                           const Tensor &lr, double &rate) {
-  OPENKS_RETURN_IF_ERROR(checkLike(op, "grad", grad, param));
+  if (grad.rowIds) {
+    OPENKS_RETURN_IF_ERROR(checkDType(op, "grad", grad.values, param.dtype()));
+    OPENKS_RETURN_IF_ERROR(
+        checkRows(op, "grad", *grad.rowIds, grad.values, param.shape()));
+  } else {
+    OPENKS_RETURN_IF_ERROR(checkLike(op, "grad", grad.values, param));
+  }
   for (auto [name, tensor] : state)
     OPENKS_RETURN_IF_ERROR(checkLike(op, name, *tensor, param));
   return readScalar(op, "lr", lr, rate);
 }
 
-Status kernels::sgd(Tensor &param, const Tensor &grad, const Tensor &lr) {
+namespace {
+/// A run of elements an update covers: `count` elements of the parameter
+/// and of its element-wise state from element `at`, whose gradient is the
+/// `count` elements of the gradient's values from element `from`.
+struct Span {
+  int64_t at, from, count;
+};
+} // namespace
+
+/// Calls `fn(span)` for each run of elements of `param` that `grad` updates:
+/// all of them at once for a dense gradient, each of its rows for a
+/// row-sparse one.
+template <typename Fn>
+static void forEachSpan(const Tensor &param, const GradientRef &grad, Fn fn) {
+  if (!grad.rowIds) {
+    fn(Span{0, 0, param.numel()});
+    return;
+  }
+  int64_t width = param.shape().rowWidth();
+  const int64_t *ids = grad.rowIds->data<int64_t>();
+  for (int64_t row = 0, e = grad.rowIds->numel(); row < e; ++row)
+    fn(Span{ids[row] * width, row * width, width});
+}
+
+/// Returns the elements of the parameter or state `tensor` in `span`.
+template <typename T> static auto at(Tensor &tensor, const Span &span) {
+  return vec(tensor.data<T>() + span.at, span.count);
+}
+
+/// Returns the gradient's elements for `span`.
+template <typename T>
+static auto gradAt(const GradientRef &grad, const Span &span) {
+  return vec(grad.values.data<T>() + span.from, span.count);
+}
+
+Status kernels::sgd(Tensor &param, const GradientRef &grad, const Tensor &lr) {
   double rate;
   OPENKS_RETURN_IF_ERROR(checkUpdate("sgd", param, grad, {}, lr, rate));
   return dispatchFloat("sgd", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    flat<T>(param) -= static_cast<T>(rate) * flat<T>(grad);
+    forEachSpan(param, grad, [&](const Span &span) {
+      at<T>(param, span) -= static_cast<T>(rate) * gradAt<T>(grad, span);
+    });
   });
 }
 
-Status kernels::momentum(Tensor &param, Tensor &velocity, const Tensor &grad,
-                         const Tensor &lr, double mu, bool nesterov) {
+Status kernels::momentum(Tensor &param, Tensor &velocity,
+                         const GradientRef &grad, const Tensor &lr, double mu,
+                         bool nesterov) {
   double rate;
   OPENKS_RETURN_IF_ERROR(checkUpdate("momentum", param, grad,
                                      {{"velocity", &velocity}}, lr, rate));
   return dispatchFloat("momentum", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    auto v = flat<T>(velocity);
-    auto g = flat<T>(grad);
-    v = static_cast<T>(mu) * v + g;
-    if (nesterov)
-      flat<T>(param) -= static_cast<T>(rate) * (g + static_cast<T>(mu) * v);
-    else
-      flat<T>(param) -= static_cast<T>(rate) * v;
+    forEachSpan(param, grad, [&](const Span &span) {
+      auto v = at<T>(velocity, span);
+      auto g = gradAt<T>(grad, span);
+      v = static_cast<T>(mu) * v + g;
+      if (nesterov)
+        at<T>(param, span) -=
+            static_cast<T>(rate) * (g + static_cast<T>(mu) * v);
+      else
+        at<T>(param, span) -= static_cast<T>(rate) * v;
+    });
   });
 }
 
 Status kernels::adam(Tensor &param, Tensor &moment1, Tensor &moment2,
-                     Tensor &beta1Pow, Tensor &beta2Pow, const Tensor &grad,
-                     const Tensor &lr, double beta1, double beta2,
-                     double epsilon) {
+                     Tensor &beta1Pow, Tensor &beta2Pow,
+                     const GradientRef &grad, const Tensor &lr, double beta1,
+                     double beta2, double epsilon) {
   double rate, beta1Power, beta2Power;
   OPENKS_RETURN_IF_ERROR(
       checkUpdate("adam", param, grad,
@@ -112,12 +163,14 @@ Status kernels::adam(Tensor &param, Tensor &moment1, Tensor &moment2,
     // The bias-corrected step size.
     const T step =
         static_cast<T>(rate) * (std::sqrt(1 - b2Power) / (1 - b1Power));
-    auto g = flat<T>(grad);
-    auto m1 = flat<T>(moment1);
-    auto m2 = flat<T>(moment2);
-    m1 = b1 * m1 + (1 - b1) * g;
-    m2 = b2 * m2 + (1 - b2) * g * g;
-    flat<T>(param) -= step * (m1 / (m2.sqrt() + eps));
+    forEachSpan(param, grad, [&](const Span &span) {
+      auto g = gradAt<T>(grad, span);
+      auto m1 = at<T>(moment1, span);
+      auto m2 = at<T>(moment2, span);
+      m1 = b1 * m1 + (1 - b1) * g;
+      m2 = b2 * m2 + (1 - b2) * g * g;
+      at<T>(param, span) -= step * (m1 / (m2.sqrt() + eps));
+    });
     nextBeta1Power = b1 * b1Power;
     nextBeta2Power = b2 * b2Power;
   }));
@@ -125,18 +178,20 @@ Status kernels::adam(Tensor &param, Tensor &moment1, Tensor &moment2,
   return writeScalar("adam", beta2Pow, nextBeta2Power);
 }
 
-Status kernels::adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
+Status kernels::adagrad(Tensor &param, Tensor &moment, const GradientRef &grad,
                         const Tensor &lr, double epsilon) {
   double rate;
   OPENKS_RETURN_IF_ERROR(
       checkUpdate("adagrad", param, grad, {{"moment", &moment}}, lr, rate));
   return dispatchFloat("adagrad", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    auto g = flat<T>(grad);
-    auto m = flat<T>(moment);
-    m += g.square();
-    flat<T>(param) -=
-        static_cast<T>(rate) * g / (m.sqrt() + static_cast<T>(epsilon));
+    forEachSpan(param, grad, [&](const Span &span) {
+      auto g = gradAt<T>(grad, span);
+      auto m = at<T>(moment, span);
+      m += g.square();
+      at<T>(param, span) -=
+          static_cast<T>(rate) * g / (m.sqrt() + static_cast<T>(epsilon));
+    });
   });
 }
 
@@ -144,8 +199,8 @@ Status kernels::adagrad(Tensor &param, Tensor &moment, const Tensor &grad,
 /// kernel `op`.
 static Status rmspropUpdate(const char *op, Tensor &param, Tensor &meanSquare,
                             Tensor &moment, Tensor *meanGrad,
-                            const Tensor &grad, const Tensor &lr, double decay,
-                            double epsilon, double momentum) {
+                            const GradientRef &grad, const Tensor &lr,
+                            double decay, double epsilon, double momentum) {
   double rate;
   OPENKS_RETURN_IF_ERROR(checkUpdate(
       op, param, grad, {{"mean_square", &meanSquare}, {"moment", &moment}}, lr,
@@ -156,24 +211,26 @@ static Status rmspropUpdate(const char *op, Tensor &param, Tensor &meanSquare,
     using T = decltype(tag);
     const T rho = static_cast<T>(decay), rest = 1 - rho;
     const T eps = static_cast<T>(epsilon), mu = static_cast<T>(momentum);
-    auto g = flat<T>(grad);
-    auto ms = flat<T>(meanSquare);
-    auto mom = flat<T>(moment);
-    ms = rho * ms + rest * g * g;
-    if (meanGrad) {
-      auto mg = flat<T>(*meanGrad);
-      mg = rho * mg + rest * g;
-      mom =
-          mu * mom + static_cast<T>(rate) * g / (ms - mg.square() + eps).sqrt();
-    } else {
-      mom = mu * mom + static_cast<T>(rate) * g / (ms + eps).sqrt();
-    }
-    flat<T>(param) -= mom;
+    forEachSpan(param, grad, [&](const Span &span) {
+      auto g = gradAt<T>(grad, span);
+      auto ms = at<T>(meanSquare, span);
+      auto mom = at<T>(moment, span);
+      ms = rho * ms + rest * g * g;
+      if (meanGrad) {
+        auto mg = at<T>(*meanGrad, span);
+        mg = rho * mg + rest * g;
+        mom = mu * mom +
+              static_cast<T>(rate) * g / (ms - mg.square() + eps).sqrt();
+      } else {
+        mom = mu * mom + static_cast<T>(rate) * g / (ms + eps).sqrt();
+      }
+      at<T>(param, span) -= mom;
+    });
   });
 }
 
 Status kernels::rmsprop(Tensor &param, Tensor &meanSquare, Tensor &moment,
-                        const Tensor &grad, const Tensor &lr, double decay,
+                        const GradientRef &grad, const Tensor &lr, double decay,
                         double epsilon, double momentum) {
   return rmspropUpdate("rmsprop", param, meanSquare, moment, nullptr, grad, lr,
                        decay, epsilon, momentum);
@@ -181,14 +238,14 @@ Status kernels::rmsprop(Tensor &param, Tensor &meanSquare, Tensor &moment,
 
 Status kernels::centeredRmsprop(Tensor &param, Tensor &meanSquare,
                                 Tensor &moment, Tensor &meanGrad,
-                                const Tensor &grad, const Tensor &lr,
+                                const GradientRef &grad, const Tensor &lr,
                                 double decay, double epsilon, double momentum) {
   return rmspropUpdate("rmsprop", param, meanSquare, moment, &meanGrad, grad,
                        lr, decay, epsilon, momentum);
 }
 
 Status kernels::decayedAdagrad(Tensor &param, Tensor &moment,
-                               const Tensor &grad, const Tensor &lr,
+                               const GradientRef &grad, const Tensor &lr,
                                double decay, double epsilon) {
   double rate;
   OPENKS_RETURN_IF_ERROR(checkUpdate("decayed_adagrad", param, grad,
@@ -196,17 +253,19 @@ Status kernels::decayedAdagrad(Tensor &param, Tensor &moment,
   return dispatchFloat("decayed_adagrad", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T rho = static_cast<T>(decay), rest = 1 - rho;
-    auto g = flat<T>(grad);
-    auto m = flat<T>(moment);
-    m = rho * m + rest * g * g;
-    flat<T>(param) -=
-        static_cast<T>(rate) * g / (m.sqrt() + static_cast<T>(epsilon));
+    forEachSpan(param, grad, [&](const Span &span) {
+      auto g = gradAt<T>(grad, span);
+      auto m = at<T>(moment, span);
+      m = rho * m + rest * g * g;
+      at<T>(param, span) -=
+          static_cast<T>(rate) * g / (m.sqrt() + static_cast<T>(epsilon));
+    });
   });
 }
 
 Status kernels::ftrl(Tensor &param, Tensor &squared, Tensor &linear,
-                     const Tensor &grad, const Tensor &lr, double l1, double l2,
-                     double lrPower) {
+                     const GradientRef &grad, const Tensor &lr, double l1,
+                     double l2, double lrPower) {
   double rate;
   OPENKS_RETURN_IF_ERROR(
       checkUpdate("ftrl", param, grad,
@@ -221,23 +280,27 @@ Status kernels::ftrl(Tensor &param, Tensor &squared, Tensor &linear,
     auto root = [&](T x) {
       return squareRoot ? std::sqrt(x) : std::pow(x, power);
     };
-    T *p = param.data<T>(), *s = squared.data<T>(), *z = linear.data<T>();
-    const T *g = grad.data<T>();
-    for (int64_t i = 0, e = param.numel(); i < e; ++i) {
-      T next = s[i] + g[i] * g[i];
-      z[i] = z[i] + g[i] - (root(next) - root(s[i])) / r * p[i];
-      T direction = static_cast<T>((z[i] > 0) - (z[i] < 0));
-      T shrunk = (l1Term * direction - z[i]) /
-                 (root(next) / r + static_cast<T>(2) * l2Term);
-      p[i] = std::abs(z[i]) > l1Term ? shrunk : static_cast<T>(0);
-      s[i] = next;
-    }
+    forEachSpan(param, grad, [&](const Span &span) {
+      T *p = param.data<T>() + span.at, *s = squared.data<T>() + span.at;
+      T *z = linear.data<T>() + span.at;
+      const T *g = grad.values.data<T>() + span.from;
+      for (int64_t i = 0; i < span.count; ++i) {
+        T next = s[i] + g[i] * g[i];
+        z[i] = z[i] + g[i] - (root(next) - root(s[i])) / r * p[i];
+        T direction = static_cast<T>((z[i] > 0) - (z[i] < 0));
+        T shrunk = (l1Term * direction - z[i]) /
+                   (root(next) / r + static_cast<T>(2) * l2Term);
+        p[i] = std::abs(z[i]) > l1Term ? shrunk : static_cast<T>(0);
+        s[i] = next;
+      }
+    });
   });
 }
 
 Status kernels::adamax(Tensor &param, Tensor &moment, Tensor &infNorm,
-                       Tensor &beta1Pow, const Tensor &grad, const Tensor &lr,
-                       double beta1, double beta2, double epsilon) {
+                       Tensor &beta1Pow, const GradientRef &grad,
+                       const Tensor &lr, double beta1, double beta2,
+                       double epsilon) {
   double rate, beta1Power;
   OPENKS_RETURN_IF_ERROR(
       checkUpdate("adamax", param, grad,
@@ -252,12 +315,14 @@ Status kernels::adamax(Tensor &param, Tensor &moment, Tensor &infNorm,
     const T b1Power = static_cast<T>(beta1Power);
     // The bias-corrected step size.
     const T step = static_cast<T>(rate) / (1 - b1Power);
-    auto g = flat<T>(grad);
-    auto m = flat<T>(moment);
-    auto u = flat<T>(infNorm);
-    m = b1 * m + (1 - b1) * g;
-    u = g.abs().max(b2 * u + eps);
-    flat<T>(param) -= step * (m / u);
+    forEachSpan(param, grad, [&](const Span &span) {
+      auto g = gradAt<T>(grad, span);
+      auto m = at<T>(moment, span);
+      auto u = at<T>(infNorm, span);
+      m = b1 * m + (1 - b1) * g;
+      u = g.abs().max(b2 * u + eps);
+      at<T>(param, span) -= step * (m / u);
+    });
     nextBeta1Power = b1 * b1Power;
   }));
   return writeScalar("adamax", beta1Pow, nextBeta1Power);

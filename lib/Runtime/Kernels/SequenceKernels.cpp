@@ -186,30 +186,64 @@ Status kernels::embeddingPool(const Tensor &table, const Tensor &ids,
   });
 }
 
-Status kernels::embeddingPoolGrad(const Tensor &ids, const Tensor &lengths,
-                                  const Tensor &dout, const Shape &tableShape,
-                                  PoolType type,
-                                  std::optional<int64_t> paddingIdx,
-                                  Tensor &dtable) {
+/// Checks the operands of an embedding_pool gradient: id lists within a
+/// rank-2 table of `tableShape`, and a `dout` row per list, of the
+/// gradient's element type `values`.
+static Status checkEmbeddingPoolGrad(const Tensor &ids, const Tensor &lengths,
+                                     const Tensor &dout,
+                                     const Shape &tableShape,
+                                     std::optional<int64_t> paddingIdx,
+                                     const Tensor &values) {
   const char *op = "embedding_pool_grad";
   if (tableShape.rank() != 2)
     return Status::invalidArgument("{}: the table shape {} is not rank 2", op,
                                    tableShape.str());
   OPENKS_RETURN_IF_ERROR(
       checkIdLists(op, ids, lengths, tableShape[0], paddingIdx));
-  int64_t width = tableShape[1];
   OPENKS_RETURN_IF_ERROR(
-      checkShape(op, "dout", dout, Shape{lengths.numel(), width}));
-  OPENKS_RETURN_IF_ERROR(checkDType(op, "dtable", dtable, dout.dtype()));
-  dtable.resize(tableShape);
-  dtable.setZero();
-  return dispatchFloat(op, dout.dtype(), [&](auto tag) {
+      checkShape(op, "dout", dout, Shape{lengths.numel(), tableShape[1]}));
+  return checkDType(op, "dtable", values, dout.dtype());
+}
+
+/// Scatter-adds `dout[b]`, divided as the pooling divides, into `grad` at
+/// each id of list `b` but `paddingIdx`.
+static Status scatterEmbeddingPoolGrad(const Tensor &ids, const Tensor &lengths,
+                                       const Tensor &dout,
+                                       kernels::PoolType type,
+                                       std::optional<int64_t> paddingIdx,
+                                       const TableGradient &grad) {
+  int64_t width = grad.values().shape().rowWidth();
+  return dispatchFloat("embedding_pool_grad", dout.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    auto grad = rowsOf<T>(dtable, width);
+    auto rows = rowsOf<T>(grad.values(), width);
     auto upstream = rowsOf<T>(dout, width);
     forEachPooledId<T>(ids, lengths, type, paddingIdx,
                        [&](int64_t sequence, int64_t id, T scale) {
-                         grad.row(id) += upstream.row(sequence) * scale;
+                         rows.row(grad.rowOf(id)) +=
+                             upstream.row(sequence) * scale;
                        });
   });
+}
+
+Status kernels::embeddingPoolGrad(const Tensor &ids, const Tensor &lengths,
+                                  const Tensor &dout, const Shape &tableShape,
+                                  PoolType type,
+                                  std::optional<int64_t> paddingIdx,
+                                  Tensor &dtable) {
+  OPENKS_RETURN_IF_ERROR(checkEmbeddingPoolGrad(ids, lengths, dout, tableShape,
+                                                paddingIdx, dtable));
+  return scatterEmbeddingPoolGrad(ids, lengths, dout, type, paddingIdx,
+                                  TableGradient::dense(tableShape, dtable));
+}
+
+Status kernels::embeddingPoolGradRows(const Tensor &ids, const Tensor &lengths,
+                                      const Tensor &dout,
+                                      const Shape &tableShape, PoolType type,
+                                      std::optional<int64_t> paddingIdx,
+                                      Tensor &rowIds, Tensor &values) {
+  OPENKS_RETURN_IF_ERROR(checkEmbeddingPoolGrad(ids, lengths, dout, tableShape,
+                                                paddingIdx, values));
+  return scatterEmbeddingPoolGrad(
+      ids, lengths, dout, type, paddingIdx,
+      TableGradient::sparse(ids, paddingIdx, tableShape, rowIds, values));
 }

@@ -387,30 +387,58 @@ Status kernels::embedding(const Tensor &table, const Tensor &ids,
   return Status::ok();
 }
 
-Status kernels::embeddingGrad(const Tensor &ids, const Tensor &dout,
-                              const Shape &tableShape,
-                              std::optional<int64_t> paddingIdx,
-                              Tensor &dtable) {
+/// Checks the operands of an embedding gradient: ids within a rank-2 table
+/// of `tableShape`, and a `dout` row for each id, of the gradient's element
+/// type `values`.
+static Status checkEmbeddingGrad(const Tensor &ids, const Tensor &dout,
+                                 const Shape &tableShape,
+                                 std::optional<int64_t> paddingIdx,
+                                 const Tensor &values) {
   if (tableShape.rank() != 2)
     return Status::invalidArgument(
         "embedding_grad: the table shape {} is not rank 2", tableShape.str());
   OPENKS_RETURN_IF_ERROR(
       checkIds("embedding_grad", ids, tableShape[0], paddingIdx));
-  int64_t width = tableShape[1];
   Shape expected = ids.shape();
-  expected.push_back(width);
+  expected.push_back(tableShape[1]);
   OPENKS_RETURN_IF_ERROR(checkShape("embedding_grad", "dout", dout, expected));
-  OPENKS_RETURN_IF_ERROR(
-      checkDType("embedding_grad", "dtable", dtable, dout.dtype()));
-  dtable.resize(tableShape);
-  dtable.setZero();
+  return checkDType("embedding_grad", "dtable", values, dout.dtype());
+}
+
+/// Scatter-adds the rows of `dout` at `ids` into `grad`, skipping
+/// `paddingIdx`.
+static Status scatterEmbeddingGrad(const Tensor &ids, const Tensor &dout,
+                                   std::optional<int64_t> paddingIdx,
+                                   const TableGradient &grad) {
+  int64_t width = grad.values().shape().rowWidth();
   return dispatchFloat("embedding_grad", dout.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    auto grad = rowsOf<T>(dtable, width);
+    auto rows = rowsOf<T>(grad.values(), width);
     auto upstream = rowsOf<T>(dout, width);
     const int64_t *data = ids.data<int64_t>();
     for (Eigen::Index position = 0; position < upstream.rows(); ++position)
       if (paddingIdx != data[position])
-        grad.row(data[position]) += upstream.row(position);
+        rows.row(grad.rowOf(data[position])) += upstream.row(position);
   });
+}
+
+Status kernels::embeddingGrad(const Tensor &ids, const Tensor &dout,
+                              const Shape &tableShape,
+                              std::optional<int64_t> paddingIdx,
+                              Tensor &dtable) {
+  OPENKS_RETURN_IF_ERROR(
+      checkEmbeddingGrad(ids, dout, tableShape, paddingIdx, dtable));
+  return scatterEmbeddingGrad(ids, dout, paddingIdx,
+                              TableGradient::dense(tableShape, dtable));
+}
+
+Status kernels::embeddingGradRows(const Tensor &ids, const Tensor &dout,
+                                  const Shape &tableShape,
+                                  std::optional<int64_t> paddingIdx,
+                                  Tensor &rowIds, Tensor &values) {
+  OPENKS_RETURN_IF_ERROR(
+      checkEmbeddingGrad(ids, dout, tableShape, paddingIdx, values));
+  return scatterEmbeddingGrad(
+      ids, dout, paddingIdx,
+      TableGradient::sparse(ids, paddingIdx, tableShape, rowIds, values));
 }

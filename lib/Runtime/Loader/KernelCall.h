@@ -17,6 +17,7 @@
 #ifndef OPENKS_LIB_RUNTIME_LOADER_KERNELCALL_H
 #define OPENKS_LIB_RUNTIME_LOADER_KERNELCALL_H
 
+#include "openks/Runtime/Kernels.h"
 #include "openks/Runtime/Plan.h"
 
 #include <optional>
@@ -58,6 +59,12 @@ struct Communication {};
 struct FirstRow {
   bool batched;
 };
+/// A gradient the kernel reads: a dense tensor, or the rows `values` of a
+/// row-sparse value with `ids`. It is passed as a kernels::GradientRef.
+struct GradIn {
+  SlotId values;
+  std::optional<SlotId> ids;
+};
 /// A parameter the kernel reads.
 struct ParamIn {
   ParameterId parameter;
@@ -77,6 +84,12 @@ struct NullableTensor {
 /// Where a FirstRow argument is read from.
 struct FirstRowRef {
   const int64_t *row;
+};
+
+/// The bound form of GradIn.
+struct GradientTensors {
+  const Tensor *values;
+  const Tensor *ids;
 };
 
 inline const Tensor *bindArgument(const Frame &frame, const In &arg) {
@@ -111,6 +124,9 @@ inline FirstRowRef bindArgument(const Frame &frame, const FirstRow &arg) {
   return {arg.batched && communication ? &communication->firstRow
                                        : &kWholeBatch};
 }
+inline GradientTensors bindArgument(const Frame &frame, const GradIn &arg) {
+  return {&frame.slot(arg.values), arg.ids ? &frame.slot(*arg.ids) : nullptr};
+}
 inline NullableTensor bindArgument(const Frame &frame, const MaybeOut &arg) {
   return {arg.slot ? &frame.slot(*arg.slot) : nullptr};
 }
@@ -130,6 +146,11 @@ inline const Tensor &unwrap(const Tensor *tensor) { return *tensor; }
 inline Tensor &unwrap(Tensor *tensor) { return *tensor; }
 inline Tensor *unwrap(NullableTensor tensor) { return tensor.tensor; }
 inline int64_t unwrap(FirstRowRef ref) { return *ref.row; }
+inline kernels::GradientRef unwrap(GradientTensors grad) {
+  if (grad.ids)
+    return kernels::GradientRef(*grad.ids, *grad.values);
+  return kernels::GradientRef(*grad.values);
+}
 template <typename T> const T &unwrap(const T &value) { return value; }
 
 /// The parameters one argument makes the call read or write.
@@ -145,6 +166,11 @@ inline void noteAccess(const Plan::Builder &builder, const Ins &arg,
   for (SlotId slot : arg.slots)
     if (std::optional<ParameterId> id = builder.getParameterOf(slot))
       reads.push_back(*id);
+}
+inline void noteAccess(const Plan::Builder &builder, const GradIn &arg,
+                       std::vector<ParameterId> &reads,
+                       std::vector<ParameterId> &writes) {
+  noteAccess(builder, In{arg.values}, reads, writes);
 }
 inline void noteAccess(const Plan::Builder &, const ParamIn &arg,
                        std::vector<ParameterId> &reads,

@@ -182,11 +182,18 @@ std::optional<LogicalResult> PlanLowering::lowerModelOp(Operation *op) {
                     getPaddingIdx(p.getPaddingIdx()), out(p.getOut()));
       })
       .Case([&](train::EmbeddingPoolGradOp g) {
-        return call(op, kernels::embeddingPoolGrad, in(g.getIds()),
-                    in(g.getLengths()), in(g.getDout()),
-                    getShape(g.getDtable().getType()),
-                    getPoolType(g.getPooltype()),
-                    getPaddingIdx(g.getPaddingIdx()), out(g.getDtable()));
+        Shape table = getShape(train::getDenseType(g.getDtable().getType()));
+        kernels::PoolType type = getPoolType(g.getPooltype());
+        std::optional<int64_t> paddingIdx = getPaddingIdx(g.getPaddingIdx());
+        if (!isa<train::RowsType>(g.getDtable().getType()))
+          return call(op, kernels::embeddingPoolGrad, in(g.getIds()),
+                      in(g.getLengths()), in(g.getDout()), table, type,
+                      paddingIdx, out(g.getDtable()));
+        int64_t lookups = builder.getSlot(in(g.getIds()).slot).capacity;
+        auto [ids, rows] = outRows(g.getDtable(), lookups);
+        return call(op, kernels::embeddingPoolGradRows, in(g.getIds()),
+                    in(g.getLengths()), in(g.getDout()), table, type,
+                    paddingIdx, ids, rows);
       })
       // Sampling.
       .Case([&](train::DropoutOp d) {

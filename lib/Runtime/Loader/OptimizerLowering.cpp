@@ -33,7 +33,8 @@ LogicalResult PlanLowering::lowerOptimizer(train::OptimizerOpInterface op) {
       return failure();
     state.push_back(*parameter);
   }
-  In grad = in(op.getGrad()), lr = in(op.getLr());
+  GradIn grad = gradient(op.getGrad());
+  In lr = in(op.getLr());
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](train::SgdOp) {
         return call(op, kernels::sgd, state[0], grad, lr);

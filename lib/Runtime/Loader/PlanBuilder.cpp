@@ -110,6 +110,36 @@ Outs PlanLowering::out(ValueRange values) {
   return result;
 }
 
+Ins PlanLowering::rowIds(ValueRange values) {
+  Ins result;
+  for (Value value : values)
+    result.slots.push_back(rowIdSlots.lookup(value));
+  return result;
+}
+
+GradIn PlanLowering::gradient(Value value) {
+  if (isa<train::RowsType>(value.getType()))
+    return {slots.lookup(value), rowIdSlots.lookup(value)};
+  return {slots.lookup(value), std::nullopt};
+}
+
+std::pair<Out, Out> PlanLowering::outRows(Value value, int64_t maxRows) {
+  RankedTensorType table =
+      cast<train::RowsType>(value.getType()).getTableType();
+  // The verifiers admit only f32 and f64 rows of tables that fit a tensor.
+  DType dtype = *getDType(value.getDefiningOp(), table);
+  int64_t rows = std::min(maxRows, table.getDimSize(0));
+  SlotId ids = builder.addSlot(DType::I64, rows);
+  SlotId values = builder.addSlot(dtype, rows * getShape(table).rowWidth());
+  rowIdSlots[value] = ids;
+  slots[value] = values;
+  return {Out{ids}, Out{values}};
+}
+
+int64_t PlanLowering::getRowCapacity(Value value) const {
+  return builder.getSlot(rowIdSlots.lookup(value)).capacity;
+}
+
 FailureOr<ParamOut> PlanLowering::update(Operation *op,
                                          FlatSymbolRefAttr name) {
   FailureOr<ParameterId> id = lookupParameter(op, name);
@@ -172,6 +202,11 @@ LogicalResult PlanLowering::lowerRead(train::ReadOp op) {
 LogicalResult PlanLowering::lowerYield(train::YieldOp op) {
   auto step = op->getParentOfType<train::StepOp>();
   for (auto [index, value] : llvm::enumerate(op.getResults())) {
+    if (isa<train::RowsType>(value.getType()))
+      return op.emitOpError("cannot fetch result ")
+             << index << " of type " << value.getType()
+             << ": the runtime fetches tensors (densify it with "
+                "train.rows_to_dense)";
     std::string name = index == 0 ? "loss" : "result" + std::to_string(index);
     if (auto attr = step.getResultAttrOfType<StringAttr>(index, "train.name"))
       name = attr.getValue().str();
@@ -337,9 +372,29 @@ LogicalResult PlanLowering::lower(Operation *op) {
                     g.getAxis(), out(g.getDinputs()));
       })
       .Case([&](train::EmbeddingGradOp g) {
-        return call(op, kernels::embeddingGrad, in(g.getIds()), in(g.getDout()),
-                    getShape(g.getDtable().getType()),
-                    optionalIndex(g.getPaddingIdx()), out(g.getDtable()));
+        Shape table = getShape(train::getDenseType(g.getDtable().getType()));
+        std::optional<int64_t> paddingIdx = optionalIndex(g.getPaddingIdx());
+        if (!isa<train::RowsType>(g.getDtable().getType()))
+          return call(op, kernels::embeddingGrad, in(g.getIds()),
+                      in(g.getDout()), table, paddingIdx, out(g.getDtable()));
+        int64_t lookups = builder.getSlot(in(g.getIds()).slot).capacity;
+        auto [ids, rows] = outRows(g.getDtable(), lookups);
+        return call(op, kernels::embeddingGradRows, in(g.getIds()),
+                    in(g.getDout()), table, paddingIdx, ids, rows);
+      })
+      .Case([&](train::MergeRowsOp m) {
+        int64_t total = 0;
+        for (Value input : m.getInputs())
+          total += getRowCapacity(input);
+        RankedTensorType table = m.getOut().getType().getTableType();
+        auto [ids, rows] = outRows(m.getOut(), total);
+        return call(op, kernels::mergeRows, rowIds(m.getInputs()),
+                    in(m.getInputs()), getShape(table), ids, rows);
+      })
+      .Case([&](train::RowsToDenseOp r) {
+        return call(op, kernels::rowsToDense, rowIds(r.getRows()),
+                    in(r.getRows()), getShape(r.getOut().getType()),
+                    out(r.getOut()));
       })
       .Case([&](train::OptimizerOpInterface o) { return lowerOptimizer(o); })
       .Case([&](train::ClipByGlobalNormOp c) {

@@ -84,6 +84,19 @@ private:
   Out out(mlir::Value value);
   /// Creates the slots of `values`.
   Outs out(mlir::ValueRange values);
+  /// Returns the slot of the ids of an already lowered row-sparse value
+  /// (that of its rows is in(value)).
+  In rowIds(mlir::Value value) { return {rowIdSlots.lookup(value)}; }
+  /// Returns the slots of the ids of already lowered row-sparse values.
+  Ins rowIds(mlir::ValueRange values);
+  /// Returns the slots of an already lowered gradient, dense or row-sparse.
+  GradIn gradient(mlir::Value value);
+  /// Creates the slots of the row-sparse `value`, its ids and its rows,
+  /// with room for `maxRows` rows (fewer if the table has fewer).
+  std::pair<Out, Out> outRows(mlir::Value value, int64_t maxRows);
+  /// Returns the number of rows the slots of an already lowered row-sparse
+  /// value hold without reallocation.
+  int64_t getRowCapacity(mlir::Value value) const;
   /// Returns the parameter an op updates through the symbol `name`.
   mlir::FailureOr<ParamOut> update(mlir::Operation *op,
                                    mlir::FlatSymbolRefAttr name);
@@ -102,6 +115,8 @@ private:
   const PlanOptions &options;
   Plan::Builder builder;
   llvm::DenseMap<mlir::Value, SlotId> slots;
+  /// The slots of the ids of row-sparse values (`slots` has their rows).
+  llvm::DenseMap<mlir::Value, SlotId> rowIdSlots;
   /// The position of each op of the body, for the read sharing rule.
   llvm::DenseMap<mlir::Operation *, unsigned> positions;
   /// The positions of the ops that write each parameter.

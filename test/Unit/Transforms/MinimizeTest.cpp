@@ -6,9 +6,11 @@
 //
 // Runs programs minimized by openks-minimize and checks what they compute:
 // the generated backward pass of every differentiable op against central
-// finite differences of the forward program (in f64), each parameter's own
-// update settings against Paddle's formulas written out, and the minimized
-// MLP example against the hand-written one, parameter for parameter.
+// finite differences of the forward program (in f64), sparse tables' row
+// gradients included; each parameter's own update settings against Paddle's
+// formulas written out; sparse tables against dense ones under every
+// optimizer; and the minimized MLP example against the hand-written one,
+// parameter for parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "gtest/gtest.h"
 #include <cmath>
+#include <map>
 #include <fmt/format.h>
 
 using namespace mlir;
@@ -358,6 +361,24 @@ std::vector<GradientCase> modelOpCases() {
                    "{padding_idx = 4 : i64} : (tensor<5x3xf64>, "
                    "tensor<6xi64>, tensor<3xi64>) -> tensor<3x3xf64>",
        "tensor<3x3xf64>", feedLists},
+      // A sparse table read by a pooled lookup and a plain one: their
+      // row-sparse gradients merged, row 3 untouched.
+      {"sparse_table", table + " sparse",
+       "%ids: tensor<6xi64>, %lengths: tensor<3xi64>, %rows: tensor<3xi64>",
+       readTable +
+           "%p = train.embedding_pool mean %t, %ids, %lengths "
+           "{padding_idx = 2 : i64} : (tensor<5x3xf64>, tensor<6xi64>, "
+           "tensor<3xi64>) -> tensor<3x3xf64>\n"
+           "%e = train.embedding %t, %rows : (tensor<5x3xf64>, "
+           "tensor<3xi64>) -> tensor<3x3xf64>\n"
+           "%out = train.add %p, %e : (tensor<3x3xf64>, tensor<3x3xf64>) "
+           "-> tensor<3x3xf64>",
+       "tensor<3x3xf64>",
+       [](Executor &executor) {
+         feedIds(executor, 0, Shape{6}, {0, 4, 1, 2, 4, 0});
+         feedIds(executor, 1, Shape{3}, {2, 0, 4});
+         feedIds(executor, 2, Shape{3}, {4, 4, 2});
+       }},
       dropout("dropout", "step %step prob 0.5 seed 3"),
       dropout("dropout_upscale", "step %step prob 0.5 seed 3 upscale_in_train"),
       dropout("dropout_is_test", "prob 0.25 is_test"),
@@ -533,6 +554,102 @@ TEST_F(MinimizeTest, ParameterSettingsApplyPaddlesFormulas) {
     for (size_t i = 0; i < expected.size(); ++i)
       EXPECT_NEAR(w.data<double>()[i], expected[i], 1e-14) << "element " << i;
   }
+}
+
+/// A lookup of a [4, 3] table, dense or marked `sparse`, under the loss of
+/// the gradient checks.
+std::string lookupProgram(bool sparse) {
+  return programOf(GradientCase{
+      "lookup",
+      std::string("train.param @table : tensor<4x3xf64> init "
+                  "#train.uniform<min = -1.0, max = 1.0, seed = 4>") +
+          (sparse ? " sparse" : ""),
+      "%ids: tensor<5xi64>",
+      "%t = train.read @table : tensor<4x3xf64>\n"
+      "%out = train.embedding %t, %ids : (tensor<4x3xf64>, tensor<5xi64>) "
+      "-> tensor<5x3xf64>",
+      "tensor<5x3xf64>",
+      {}});
+}
+
+/// Returns every parameter of `store` (state too) by name, as doubles.
+std::map<std::string, std::vector<double>>
+valuesByName(const ParameterStore &store) {
+  std::map<std::string, std::vector<double>> values;
+  for (ParameterId id = 0; id < store.size(); ++id) {
+    const Tensor &value = store[id].value;
+    values[store[id].name].assign(value.data<double>(),
+                                  value.data<double>() + value.numel());
+  }
+  return values;
+}
+
+TEST_F(MinimizeTest, SparseTablesTrainAsDenseOnesWhenEveryRowIsLookedUp) {
+  for (const char *optimizer : {"sgd", "momentum", "adam", "adagrad", "rmsprop",
+                                "decayed-adagrad", "ftrl", "adamax"}) {
+    SCOPED_TRACE(optimizer);
+    std::string options = fmt::format("optimizer={} lr=0.1", optimizer);
+    std::unique_ptr<LoadedStep> runs[2];
+    for (bool sparse : {false, true}) {
+      OwningOpRef<ModuleOp> module = parse(lookupProgram(sparse));
+      ASSERT_TRUE(module);
+      minimize(*module, options);
+      runs[sparse] = load(*module, 8);
+      ASSERT_TRUE(runs[sparse]->store.initialize().isOk());
+    }
+    // Every batch looks up every row, some twice.
+    for (int64_t step = 0; step < 4; ++step)
+      for (auto &run : runs) {
+        feedIds(run->executor, 0, Shape{5}, {step % 4, 3, 1, 0, 2});
+        lossOf(run->executor);
+      }
+    std::map<std::string, std::vector<double>> dense =
+        valuesByName(runs[0]->store);
+    std::map<std::string, std::vector<double>> sparse =
+        valuesByName(runs[1]->store);
+    ASSERT_EQ(dense.size(), sparse.size());
+    for (auto &[name, values] : dense)
+      for (size_t i = 0; i < values.size(); ++i)
+        EXPECT_NEAR(sparse[name][i], values[i],
+                    1e-12 * std::max(1.0, std::abs(values[i])))
+            << name << "[" << i << "]";
+  }
+}
+
+TEST_F(MinimizeTest, SparseTablesUpdateOnlyTheRowsLookedUp) {
+  // Adam updates lazily: a row no lookup touched keeps its value and state,
+  // where the dense form still moves it on its momentum.
+  std::unique_ptr<LoadedStep> runs[2];
+  for (bool sparse : {false, true}) {
+    OwningOpRef<ModuleOp> module = parse(lookupProgram(sparse));
+    ASSERT_TRUE(module);
+    minimize(*module, "optimizer=adam lr=0.1");
+    runs[sparse] = load(*module, 8);
+    ASSERT_TRUE(runs[sparse]->store.initialize().isOk());
+  }
+  std::map<std::string, std::vector<double>> afterFirst[2];
+  for (bool sparse : {false, true}) {
+    feedIds(runs[sparse]->executor, 0, Shape{5}, {0, 1, 2, 3, 0});
+    lossOf(runs[sparse]->executor);
+    afterFirst[sparse] = valuesByName(runs[sparse]->store);
+    // Row 1 is not looked up in the second step.
+    feedIds(runs[sparse]->executor, 0, Shape{5}, {0, 2, 3, 3, 0});
+    lossOf(runs[sparse]->executor);
+  }
+  std::map<std::string, std::vector<double>> dense =
+      valuesByName(runs[0]->store);
+  std::map<std::string, std::vector<double>> sparse =
+      valuesByName(runs[1]->store);
+  for (const char *name : {"table", "table.moment1", "table.moment2"})
+    for (int64_t i = 0; i < 12; ++i) {
+      bool rowOne = i / 3 == 1;
+      if (rowOne) {
+        EXPECT_EQ(sparse[name][i], afterFirst[1][name][i]) << name << i;
+        EXPECT_NE(dense[name][i], afterFirst[0][name][i]) << name << i;
+      } else {
+        EXPECT_NEAR(sparse[name][i], dense[name][i], 1e-12) << name << i;
+      }
+    }
 }
 
 TEST_F(MinimizeTest, MinimizedExampleMatchesTheHandWrittenOne) {

@@ -37,6 +37,7 @@ LogicalResult TrainDialect::verifyOperationAttribute(Operation *op,
 
 void TrainDialect::initialize() {
   registerAttributes();
+  registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "openks/Dialect/Train/IR/TrainOps.cpp.inc"

@@ -6,7 +6,8 @@
 //
 // GradientOpInterface for every differentiable `train` op: each emits its
 // grad op from the gradient of its one result. Ids, labels and stopped
-// values take no gradient.
+// values take no gradient. The lookups of a table marked `sparse` give a
+// row-sparse gradient.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,20 @@
 
 using namespace mlir;
 using namespace openks::train;
+
+/// Returns the type of the gradient a lookup gives `table`: row-sparse when
+/// the table is read from a parameter marked `sparse`, else the table's type.
+static Type getTableGradientType(Value table) {
+  auto type = cast<RankedTensorType>(table.getType());
+  auto read = table.getDefiningOp<ReadOp>();
+  if (!read)
+    return type;
+  auto param =
+      SymbolTable::lookupNearestSymbolFrom<ParamOp>(read, read.getParamAttr());
+  if (param && param.getSparse())
+    return RowsType::get(type);
+  return type;
+}
 
 /// Emits the grad op of a unary op, which takes `first` (the forward result
 /// or input, as its rule is written) and the gradient of the result.
@@ -155,10 +170,10 @@ LogicalResult ConcatOp::emitGradient(OpBuilder &builder, ValueRange resultGrads,
 LogicalResult EmbeddingOp::emitGradient(OpBuilder &builder,
                                         ValueRange resultGrads,
                                         SmallVectorImpl<Value> &grads) {
-  grads.append(
-      {EmbeddingGradOp::create(builder, getLoc(), getTable().getType(),
-                               getIds(), resultGrads[0], getPaddingIdxAttr()),
-       Value()});
+  grads.append({EmbeddingGradOp::create(
+                    builder, getLoc(), getTableGradientType(getTable()),
+                    getIds(), resultGrads[0], getPaddingIdxAttr()),
+                Value()});
   return success();
 }
 
@@ -278,11 +293,11 @@ LogicalResult SequencePoolOp::emitGradient(OpBuilder &builder,
 LogicalResult EmbeddingPoolOp::emitGradient(OpBuilder &builder,
                                             ValueRange resultGrads,
                                             SmallVectorImpl<Value> &grads) {
-  grads.append(
-      {EmbeddingPoolGradOp::create(builder, getLoc(), getTable().getType(),
-                                   getIds(), getLengths(), resultGrads[0],
-                                   getPooltypeAttr(), getPaddingIdxAttr()),
-       Value(), Value()});
+  grads.append({EmbeddingPoolGradOp::create(
+                    builder, getLoc(), getTableGradientType(getTable()),
+                    getIds(), getLengths(), resultGrads[0], getPooltypeAttr(),
+                    getPaddingIdxAttr()),
+                Value(), Value()});
   return success();
 }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Dialect/Train/IR/TrainInterfaces.h"
+#include "openks/Dialect/Train/IR/TrainTypes.h"
 #include "openks/Support/Limits.h"
 
 #include <cmath>
@@ -135,7 +136,8 @@ LogicalResult openks::train::detail::verifyFiniteFloatAttrs(Operation *op) {
 
 LogicalResult openks::train::detail::verifyOptimizerOp(Operation *op) {
   auto optimizer = cast<OptimizerOpInterface>(op);
-  Type gradElement = getElementTypeOrSelf(optimizer.getGrad().getType());
+  Type gradElement =
+      getDenseType(optimizer.getGrad().getType()).getElementType();
   Type lrElement = getElementTypeOrSelf(optimizer.getLr().getType());
   if (gradElement != lrElement)
     return op->emitOpError("learning rate element type ")
@@ -175,7 +177,7 @@ openks::train::verifyOptimizerSymbolUses(OptimizerOpInterface op,
   if (!param->isTrainable())
     return op->emitOpError("cannot update frozen parameter ") << paramName;
   RankedTensorType paramType = param->getParameterType();
-  if (op.getGrad().getType() != paramType)
+  if (getDenseType(op.getGrad().getType()) != paramType)
     return op->emitOpError("gradient type ")
            << op.getGrad().getType() << " does not match parameter "
            << paramName << " of type " << paramType;

@@ -49,8 +49,8 @@ inferGradTypes(OptionalLoc loc, mlir::FailureOr<mlir::RankedTensorType> forward,
   return mlir::success();
 }
 
-/// Checks the dense table gradient `dtable` of an embedding or an
-/// embedding_pool, whose forward result type `forward` was inferred from the
+/// Checks the table gradient of an embedding or an embedding_pool, dense or
+/// row-sparse, whose forward result type `forward` was inferred from the
 /// table type `dtable`: it has a static shape and `dout` matches `forward`.
 inline llvm::LogicalResult
 verifyTableGradient(mlir::Operation *op,

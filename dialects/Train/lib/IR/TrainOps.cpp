@@ -351,11 +351,19 @@ LogicalResult ConcatGradOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
 }
 
 LogicalResult EmbeddingGradOp::verify() {
-  return verifyTableGradient(*this,
-                             inferEmbeddingType(getLoc(), getDtable().getType(),
-                                                getIds().getType(),
-                                                getPaddingIdx()),
-                             getDtable().getType(), getDout());
+  RankedTensorType table = getDenseType(getDtable().getType());
+  return verifyTableGradient(
+      *this,
+      inferEmbeddingType(getLoc(), table, getIds().getType(), getPaddingIdx()),
+      table, getDout());
+}
+
+LogicalResult RowsToDenseOp::verify() {
+  if (getRows().getType().getTableType() != getOut().getType())
+    return emitOpError("result type ")
+           << getOut().getType() << " is not the table type of "
+           << getRows().getType();
+  return success();
 }
 
 #define GET_OP_CLASSES

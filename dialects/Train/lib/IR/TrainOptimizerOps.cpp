@@ -174,7 +174,7 @@ ParamGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!param->isTrainable())
     return emitOpError("names a gradient for frozen parameter ")
            << getParamAttr();
-  if (param->getParameterType() != getGrad().getType())
+  if (param->getParameterType() != getDenseType(getGrad().getType()))
     return emitOpError("gradient type ")
            << getGrad().getType() << " does not match parameter "
            << getParamAttr() << " of type " << param->getParameterType();

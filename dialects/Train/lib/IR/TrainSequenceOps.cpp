@@ -48,10 +48,10 @@ EmbeddingPoolOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
 }
 
 LogicalResult EmbeddingPoolGradOp::verify() {
+  RankedTensorType table = getDenseType(getDtable().getType());
   return verifyTableGradient(
       *this,
-      inferEmbeddingPoolType(getLoc(), getDtable().getType(),
-                             getIds().getType(), getLengths().getType(),
-                             getPaddingIdx()),
-      getDtable().getType(), getDout());
+      inferEmbeddingPoolType(getLoc(), table, getIds().getType(),
+                             getLengths().getType(), getPaddingIdx()),
+      table, getDout());
 }

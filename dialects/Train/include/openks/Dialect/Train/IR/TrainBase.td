@@ -39,13 +39,19 @@ def Train_Dialect : Dialect {
       input, with the input's type.
     * Optimizer ops name the parameter they update and the state parameters
       they own, and take the gradient and the learning rate as values.
+    * The gradient of a table marked `sparse` is row-sparse
+      (`!train.rows`): the rows its lookups touched, with their ids. The
+      optimizers update only those rows.
 
     Scalars are rank-0 tensors throughout (`tensor<f32>`).
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let extraClassDeclaration = [{
     /// Registers the initializer and role attributes.
     void registerAttributes();
+    /// Registers the row-sparse type.
+    void registerTypes();
 
     /// The discardable attribute that tags an op with its role.
     static constexpr ::llvm::StringLiteral kRoleAttrName = "train.role";

@@ -18,6 +18,7 @@
 #include "openks/Dialect/Train/IR/TrainAttrs.h"
 #include "openks/Dialect/Train/IR/TrainDialect.h"
 #include "openks/Dialect/Train/IR/TrainInterfaces.h"
+#include "openks/Dialect/Train/IR/TrainTypes.h"
 
 namespace openks::train {
 /// The resource parameter reads, writes and updates have effects on.

@@ -9,6 +9,7 @@
 
 include "openks/Dialect/Train/IR/TrainBase.td"
 include "openks/Dialect/Train/IR/TrainAttrs.td"
+include "openks/Dialect/Train/IR/TrainTypes.td"
 include "openks/Dialect/Train/IR/TrainInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
@@ -641,21 +642,70 @@ def Train_ConcatGradOp : Train_InferredOp<"concat_grad"> {
 }
 
 def Train_EmbeddingGradOp : Train_PureOp<"embedding_grad"> {
-  let summary = "Gradient of `train.embedding` w.r.t. the table (dense).";
+  let summary = "Gradient of `train.embedding` w.r.t. the table.";
   let description = [{
     Scatter-adds the rows of `dout` into a zero tensor of the table's type
-    at the looked-up ids, skipping `padding_idx`.
+    at the looked-up ids, skipping `padding_idx`. With a `!train.rows`
+    result (the gradient of a table marked `sparse`) it holds only the rows
+    of the distinct ids, in ascending order; the rows of an id that occurs
+    more than once are summed in the order of their positions, as the dense
+    form sums them.
 
     ```mlir
     %dt = train.embedding_grad %ids, %de
         : (tensor<?x3xi64>, tensor<?x3x16xf32>) -> tensor<1000x16xf32>
+    %rows = train.embedding_grad %ids, %de
+        : (tensor<?x3xi64>, tensor<?x3x16xf32>)
+        -> !train.rows<tensor<1000x16xf32>>
     ```
   }];
   let arguments = (ins Train_IdTensor:$ids, Train_FloatTensor:$dout,
                        OptionalAttr<I64Attr>:$padding_idx);
-  let results = (outs Train_FloatTensor:$dtable);
+  let results = (outs Train_Gradient:$dtable);
   let assemblyFormat =
       "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Row-sparse values
+//===----------------------------------------------------------------------===//
+
+def Train_MergeRowsOp : Train_PureOp<"merge_rows", [
+    SameOperandsAndResultType]> {
+  let summary = "Sums row-sparse values.";
+  let description = [{
+    The sum of `inputs`: the union of their ids, in ascending order, each
+    row the sum of that id's rows in the order of `inputs`.
+    `openks-append-backward` sums the gradients of a sparse table read at
+    several places with it.
+
+    ```mlir
+    %sum = train.merge_rows %a, %b : !train.rows<tensor<1000x16xf32>>
+    ```
+  }];
+  let arguments = (ins Variadic<Train_RowsType>:$inputs);
+  let results = (outs Train_RowsType:$out);
+  let assemblyFormat = "$inputs attr-dict `:` qualified(type($out))";
+}
+
+def Train_RowsToDenseOp : Train_PureOp<"rows_to_dense"> {
+  let summary = "The dense tensor a row-sparse value stands for.";
+  let description = [{
+    A zero tensor of the table type with the value's rows written in.
+    `openks-append-backward` uses it where a sparse table's gradient meets
+    a dense one, and `openks-append-optimizer` before a clip or a
+    regularizer, which act on the whole table.
+
+    ```mlir
+    %dense = train.rows_to_dense %rows
+        : !train.rows<tensor<1000x16xf32>> -> tensor<1000x16xf32>
+    ```
+  }];
+  let arguments = (ins Train_RowsType:$rows);
+  let results = (outs Train_FloatTensor:$out);
+  let assemblyFormat =
+      "$rows attr-dict `:` qualified(type($rows)) `->` type($out)";
   let hasVerifier = 1;
 }
 

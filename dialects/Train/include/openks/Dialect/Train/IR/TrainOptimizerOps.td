@@ -21,6 +21,11 @@ include "mlir/IR/SymbolInterfaces.td"
 //===----------------------------------------------------------------------===//
 
 /// Base class of optimizer ops: update `param` in place from `grad` and `lr`.
+/// Every optimizer also takes a row-sparse `grad` (`!train.rows`); then it
+/// updates only the rows present, and their rows of the element-wise state
+/// (lazily, as Paddle's `lazy_mode` Adam): a row the step did not touch
+/// keeps its value and its state. The rank-0 state (beta powers) advances
+/// once per step either way.
 class Train_OptimizerOp<string mnemonic, list<Trait> traits = []>
     : Train_Op<mnemonic, !listconcat(traits, [
           Train_OptimizerOpInterface,
@@ -40,7 +45,7 @@ def Train_SgdOp : Train_OptimizerOp<"sgd"> {
     train.sgd @fc1.w, %dw, %lr : tensor<784x256xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad,
                        Train_FloatScalar:$lr);
   let assemblyFormat = [{
     $param `,` $grad `,` $lr attr-dict `:` type($grad) `,` type($lr)
@@ -59,7 +64,7 @@ def Train_MomentumOp : Train_OptimizerOp<"momentum"> {
         : tensor<16x8xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad,
                        Train_FloatScalar:$lr, FlatSymbolRefAttr:$velocity,
                        DefaultValuedAttr<F64Attr, "0.9">:$mu,
                        UnitAttr:$nesterov);
@@ -84,7 +89,7 @@ def Train_AdamOp : Train_OptimizerOp<"adam"> {
         beta_pows(@w.beta1_pow, @w.beta2_pow) : tensor<16x8xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad,
                        Train_FloatScalar:$lr,
                        FlatSymbolRefAttr:$moment1, FlatSymbolRefAttr:$moment2,
                        FlatSymbolRefAttr:$beta1_pow,
@@ -115,7 +120,7 @@ def Train_AdagradOp : Train_OptimizerOp<"adagrad"> {
     train.adagrad @w, %dw, %lr moment @w.moment : tensor<16x8xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad,
                        Train_FloatScalar:$lr, FlatSymbolRefAttr:$moment,
                        DefaultValuedAttr<F64Attr, "1.0e-6">:$epsilon);
   let assemblyFormat = [{
@@ -144,7 +149,7 @@ def Train_RmspropOp : Train_OptimizerOp<"rmsprop"> {
         centered @w.mean_grad : tensor<16x8xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad,
                        Train_FloatScalar:$lr, FlatSymbolRefAttr:$mean_square,
                        FlatSymbolRefAttr:$moment,
                        OptionalAttr<FlatSymbolRefAttr>:$mean_grad,
@@ -169,7 +174,7 @@ def Train_DecayedAdagradOp : Train_OptimizerOp<"decayed_adagrad"> {
         : tensor<16x8xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad,
                        Train_FloatScalar:$lr, FlatSymbolRefAttr:$moment,
                        DefaultValuedAttr<F64Attr, "0.95">:$decay,
                        DefaultValuedAttr<F64Attr, "1.0e-6">:$epsilon);
@@ -195,7 +200,7 @@ def Train_FtrlOp : Train_OptimizerOp<"ftrl"> {
         {l1 = 1.000000e-03 : f64} : tensor<16x8xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad,
                        Train_FloatScalar:$lr, FlatSymbolRefAttr:$squared,
                        FlatSymbolRefAttr:$linear,
                        DefaultValuedAttr<F64Attr, "0.0">:$l1,
@@ -223,7 +228,7 @@ def Train_AdamaxOp : Train_OptimizerOp<"adamax"> {
         beta1_pow @w.beta1_pow : tensor<16x8xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad,
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad,
                        Train_FloatScalar:$lr, FlatSymbolRefAttr:$moment,
                        FlatSymbolRefAttr:$inf_norm,
                        FlatSymbolRefAttr:$beta1_pow,
@@ -262,7 +267,7 @@ def Train_ParamGradOp : Train_Op<"param_grad", [
     train.param_grad @fc1.w, %dw1 : tensor<784x256xf32>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$param, Train_FloatTensor:$grad);
+  let arguments = (ins FlatSymbolRefAttr:$param, Train_Gradient:$grad);
   let assemblyFormat = "$param `,` $grad attr-dict `:` type($grad)";
 }
 

@@ -100,11 +100,12 @@ def Train_EmbeddingPoolOp : Train_InferredOp<"embedding_pool", [
 }
 
 def Train_EmbeddingPoolGradOp : Train_PureOp<"embedding_pool_grad"> {
-  let summary = "Gradient of `train.embedding_pool` w.r.t. the table (dense).";
+  let summary = "Gradient of `train.embedding_pool` w.r.t. the table.";
   let description = [{
     Scatter-adds `dout[b]` (divided as in `train.sequence_pool_grad`) into a
     zero tensor of the table's type at each id of list `b`, skipping
-    `padding_idx`.
+    `padding_idx`. With a `!train.rows` result it holds only the rows of
+    the distinct ids, as `train.embedding_grad` does.
 
     ```mlir
     %dt = train.embedding_pool_grad mean %ids, %lengths, %dp
@@ -114,7 +115,7 @@ def Train_EmbeddingPoolGradOp : Train_PureOp<"embedding_pool_grad"> {
   let arguments = (ins Train_IdTensor:$ids, Train_IdTensor:$lengths,
                        Train_FloatTensor:$dout, Train_PoolType:$pooltype,
                        OptionalAttr<I64Attr>:$padding_idx);
-  let results = (outs Train_FloatTensor:$dtable);
+  let results = (outs Train_Gradient:$dtable);
   let assemblyFormat = [{
     $pooltype $ids `,` $lengths `,` $dout attr-dict `:`
     functional-type(operands, results)

@@ -1,0 +1,153 @@
+//===- RowSparseKernels.cpp - Row-sparse values ---------------------------===//
+//
+// Part of the OpenKS Fleet compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Row-sparse values: the table gradients that accumulate into them, their
+// sum and their dense form. Sums add the rows of an id in the order a dense
+// sum would, so a row-sparse gradient holds exactly the rows of the dense
+// one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "openks/Runtime/Kernels.h"
+
+#include "KernelUtils.h"
+
+#include <algorithm>
+
+using namespace openks;
+using namespace openks::runtime;
+using namespace openks::runtime::kernels::detail;
+
+/// Returns the shape of `rows` rows of a table of shape `tableShape`.
+static Shape rowsShape(const Shape &tableShape, int64_t rows) {
+  Shape shape = tableShape;
+  shape[0] = rows;
+  return shape;
+}
+
+Status kernels::detail::checkRows(const char *op, const char *name,
+                                  const Tensor &rowIds, const Tensor &values,
+                                  const Shape &tableShape) {
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "row ids", rowIds, DType::I64));
+  OPENKS_RETURN_IF_ERROR(checkRank(op, "row ids", rowIds, 1));
+  OPENKS_RETURN_IF_ERROR(
+      checkShape(op, name, values, rowsShape(tableShape, rowIds.numel())));
+  const int64_t *ids = rowIds.data<int64_t>();
+  for (int64_t index = 0, e = rowIds.numel(); index < e; ++index) {
+    if (ids[index] < 0 || ids[index] >= tableShape[0])
+      return Status::outOfRange("{}: {} holds row {}, outside the table's {} "
+                                "rows",
+                                op, name, ids[index], tableShape[0]);
+    if (index > 0 && ids[index] <= ids[index - 1])
+      return Status::invalidArgument(
+          "{}: the row ids of {} are not distinct and ascending: {} follows {}",
+          op, name, ids[index], ids[index - 1]);
+  }
+  return Status::ok();
+}
+
+TableGradient TableGradient::dense(const Shape &tableShape, Tensor &values) {
+  values.resize(tableShape);
+  values.setZero();
+  return TableGradient(values, nullptr);
+}
+
+/// Keeps the distinct ids of the rank-1 `rowIds` but `paddingIdx`, in
+/// ascending order.
+static void sortDistinct(std::optional<int64_t> paddingIdx, Tensor &rowIds) {
+  int64_t *first = rowIds.data<int64_t>();
+  int64_t *end = first + rowIds.numel();
+  if (paddingIdx)
+    end = std::remove(first, end, *paddingIdx);
+  std::sort(first, end);
+  end = std::unique(first, end);
+  rowIds.resize(Shape{end - first});
+}
+
+TableGradient TableGradient::sparse(const Tensor &ids,
+                                    std::optional<int64_t> paddingIdx,
+                                    const Shape &tableShape, Tensor &rowIds,
+                                    Tensor &values) {
+  rowIds.resize(Shape{ids.numel()});
+  std::copy_n(ids.data<int64_t>(), ids.numel(), rowIds.data<int64_t>());
+  sortDistinct(paddingIdx, rowIds);
+  values.resize(rowsShape(tableShape, rowIds.numel()));
+  values.setZero();
+  return TableGradient(values, &rowIds);
+}
+
+int64_t TableGradient::rowOf(int64_t id) const {
+  if (!rowIds_)
+    return id;
+  const int64_t *first = rowIds_->data<int64_t>();
+  const int64_t *last = first + rowIds_->numel();
+  const int64_t *found = std::lower_bound(first, last, id);
+  assert(found != last && *found == id && "no row for this id");
+  return found - first;
+}
+
+Status kernels::mergeRows(const std::vector<const Tensor *> &rowIds,
+                          const std::vector<const Tensor *> &values,
+                          const Shape &tableShape, Tensor &outIds,
+                          Tensor &outValues) {
+  const char *op = "merge_rows";
+  if (rowIds.size() != values.size() || rowIds.empty())
+    return Status::invalidArgument(
+        "{}: needs as many row id lists as row values, and at least one", op);
+  OPENKS_RETURN_IF_ERROR(
+      checkDType(op, "the result", outValues, values.front()->dtype()));
+  int64_t total = 0;
+  for (size_t input = 0; input < rowIds.size(); ++input) {
+    OPENKS_RETURN_IF_ERROR(
+        checkDType(op, "an input", *values[input], outValues.dtype()));
+    OPENKS_RETURN_IF_ERROR(
+        checkRows(op, "an input", *rowIds[input], *values[input], tableShape));
+    total += rowIds[input]->numel();
+  }
+  // The union of the inputs' ids: all of them, sorted, without repeats.
+  outIds.resize(Shape{total});
+  int64_t *ids = outIds.data<int64_t>();
+  for (const Tensor *input : rowIds)
+    ids = std::copy_n(input->data<int64_t>(), input->numel(), ids);
+  sortDistinct(std::nullopt, outIds);
+  int64_t width = tableShape.rowWidth();
+  outValues.resize(rowsShape(tableShape, outIds.numel()));
+  outValues.setZero();
+  return dispatchFloat(op, outValues.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    auto sum = rowsOf<T>(outValues, width);
+    const int64_t *first = outIds.data<int64_t>();
+    const int64_t *last = first + outIds.numel();
+    for (size_t input = 0; input < rowIds.size(); ++input) {
+      auto rows = rowsOf<T>(*values[input], width);
+      const int64_t *inputIds = rowIds[input]->data<int64_t>();
+      // Both id lists ascend: walk them together.
+      const int64_t *at = first;
+      for (int64_t row = 0, e = rowIds[input]->numel(); row < e; ++row) {
+        at = std::lower_bound(at, last, inputIds[row]);
+        sum.row(at - first) += rows.row(row);
+      }
+    }
+  });
+}
+
+Status kernels::rowsToDense(const Tensor &rowIds, const Tensor &values,
+                            const Shape &tableShape, Tensor &out) {
+  const char *op = "rows_to_dense";
+  OPENKS_RETURN_IF_ERROR(
+      checkRows(op, "the value", rowIds, values, tableShape));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "the result", out, values.dtype()));
+  TableGradient dense = TableGradient::dense(tableShape, out);
+  int64_t width = tableShape.rowWidth();
+  return dispatchFloat(op, values.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    auto rows = rowsOf<T>(values, width);
+    auto table = rowsOf<T>(dense.values(), width);
+    const int64_t *ids = rowIds.data<int64_t>();
+    for (int64_t row = 0, e = rowIds.numel(); row < e; ++row)
+      table.row(ids[row]) = rows.row(row);
+  });
+}
