@@ -388,9 +388,12 @@ static LogicalResult mapLookupTableGrad(StepBuilder &b) {
   FailureOr<IntegerAttr> paddingIdx = getPaddingIdx(b, *table);
   if (failed(paddingIdx))
     return failure();
+  auto tableType = cast<RankedTensorType>(table->getType());
+  Type gradType = tableType;
+  if (b.isSparseTable(*table))
+    gradType = RowsType::get(tableType);
   return b.setOutput(
-      grad("W"),
-      b.create<EmbeddingGradOp>(table->getType(), *ids, *dout, *paddingIdx));
+      grad("W"), b.create<EmbeddingGradOp>(gradType, *ids, *dout, *paddingIdx));
 }
 
 //===----------------------------------------------------------------------===//
@@ -469,10 +472,24 @@ static LogicalResult mapIncrement(StepBuilder &b) {
   return b.setOutput("Out", b.create<IncrementOp>(*scalar));
 }
 
+/// Paddle's sum: of SELECTED_ROWS (row-sparse values) a merge, else the
+/// dense sum, row-sparse inputs scattered first.
 static LogicalResult mapSum(StepBuilder &b) {
   FailureOr<SmallVector<Value>> inputs = b.getInputs("X");
   if (failed(inputs))
     return failure();
+  auto isRows = [](Value value) { return isa<RowsType>(value.getType()); };
+  if (llvm::all_of(*inputs, isRows))
+    return b.setOutput("Out", b.create<MergeRowsOp>(*inputs));
+  for (Value &input : *inputs) {
+    if (!isRows(input))
+      continue;
+    FailureOr<RowsToDenseOp> dense = b.create<RowsToDenseOp>(
+        cast<RowsType>(input.getType()).getTableType(), input);
+    if (failed(dense))
+      return failure();
+    input = dense->getOut();
+  }
   Value sum = inputs->front();
   for (Value input : ArrayRef(*inputs).drop_front()) {
     FailureOr<AddOp> add = b.create<AddOp>(sum, input);
@@ -487,9 +504,12 @@ static LogicalResult mapSum(StepBuilder &b) {
 // Optimizers
 //===----------------------------------------------------------------------===//
 
-/// Reads the gradient and the rank-0 learning rate of an optimizer op.
+/// Reads the gradient and the rank-0 learning rate of an optimizer op. A
+/// row-sparse gradient (SELECTED_ROWS) is made dense for an optimizer whose
+/// Paddle kernel updates every row (`updatesEveryRow`), as momentum and
+/// adam without lazy_mode do.
 static LogicalResult getGradAndRate(StepBuilder &b, Value &gradient,
-                                    Value &rate) {
+                                    Value &rate, bool updatesEveryRow = false) {
   FailureOr<Value> g = b.getInput("Grad");
   FailureOr<Value> lr = b.getInput("LearningRate");
   if (failed(g) || failed(lr))
@@ -499,6 +519,14 @@ static LogicalResult getGradAndRate(StepBuilder &b, Value &gradient,
     return failure();
   gradient = *g;
   rate = *scalar;
+  auto rows = dyn_cast<RowsType>(gradient.getType());
+  if (!rows || !updatesEveryRow)
+    return success();
+  FailureOr<RowsToDenseOp> dense =
+      b.create<RowsToDenseOp>(rows.getTableType(), gradient);
+  if (failed(dense))
+    return failure();
+  gradient = dense->getOut();
   return success();
 }
 
@@ -521,7 +549,7 @@ static LogicalResult mapMomentum(StepBuilder &b) {
       b.getString("regularization_method", "");
   if (failed(param) || failed(velocity) || failed(mu) || failed(nesterov) ||
       failed(regularization) || failed(b.checkFloat("rescale_grad", 1.0)) ||
-      failed(getGradAndRate(b, g, lr)))
+      failed(getGradAndRate(b, g, lr, /*updatesEveryRow=*/true)))
     return failure();
   if (!regularization->empty())
     return b.fail() << "regularizes with '" << *regularization
@@ -546,11 +574,12 @@ static LogicalResult mapAdam(StepBuilder &b) {
   FailureOr<double> beta1 = b.getFloat("beta1", 0.9);
   FailureOr<double> beta2 = b.getFloat("beta2", 0.999);
   FailureOr<double> epsilon = b.getFloat("epsilon", 1.0e-8);
+  FailureOr<bool> lazy = b.getBool("lazy_mode", false);
   if (failed(param) || failed(moment1) || failed(moment2) || failed(beta1Pow) ||
       failed(beta2Pow) || failed(beta1) || failed(beta2) || failed(epsilon) ||
-      failed(b.checkBool("lazy_mode", false)) ||
-      failed(b.checkNoInput("Beta1Tensor")) ||
-      failed(b.checkNoInput("Beta2Tensor")) || failed(getGradAndRate(b, g, lr)))
+      failed(lazy) || failed(b.checkNoInput("Beta1Tensor")) ||
+      failed(b.checkNoInput("Beta2Tensor")) ||
+      failed(getGradAndRate(b, g, lr, /*updatesEveryRow=*/!*lazy)))
     return failure();
   Builder &builder = b.getBuilder();
   return b.create<AdamOp>(*param, g, lr, *moment1, *moment2, *beta1Pow,

@@ -346,6 +346,11 @@ bool StepBuilder::stopsGradient(StringRef name) {
   return var && var.getStopGradient().value_or(false);
 }
 
+bool StepBuilder::isSparseTable(Value table) {
+  auto read = table.getDefiningOp<train::ReadOp>();
+  return read && params.lookup(read.getParam()).sparse;
+}
+
 //===----------------------------------------------------------------------===//
 // The program
 //===----------------------------------------------------------------------===//

@@ -180,6 +180,10 @@ public:
   /// Returns whether the variable `name` is marked stop_gradient.
   bool stopsGradient(llvm::StringRef name);
 
+  /// Returns whether `table` is the value of a sparse table, whose lookup
+  /// gradients are row-sparse.
+  bool isSparseTable(mlir::Value table);
+
   /// Records that variable `name` is the softmax of `logits`, so that a
   /// cross entropy over it and the gradient of softmax_with_cross_entropy
   /// can be written in terms of the logits.

@@ -28,6 +28,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -69,7 +71,8 @@ private:
   /// Declares the parameters.
   LogicalResult declareParams();
   /// Finds the sparse tables of `step` that Paddle can look up with
-  /// is_sparse: those whose gradients only optimizers take.
+  /// is_sparse: those whose gradients only optimizers (and sums of them)
+  /// take.
   void planSparseTables(StepOp step);
   /// Returns the lookup attributes of a table named `table`.
   SmallVector<std::pair<std::string, Attribute>>
@@ -113,6 +116,9 @@ private:
   /// The sparse tables exported as such (is_sparse lookups, SELECTED_ROWS
   /// gradients).
   llvm::StringSet<> sparseTables;
+  /// The row-sparse values exported as SELECTED_ROWS variables: the
+  /// gradients of sparseTables. Other row-sparse values are dense there.
+  DenseSet<Value> selectedRows;
   /// The op whose first result is the loss.
   Operation *lossOp = nullptr;
 };
@@ -200,16 +206,27 @@ void TrainExporter::planSparseTables(StepOp step) {
     tableOfIds[embedding.getIds()] = param;
     candidates.insert({param, true});
   });
+  // A gradient that reaches anything but optimizers and sums (Paddle's sum
+  // adds SELECTED_ROWS) must be dense there.
+  DenseMap<ParamOp, SmallVector<Value>> gradients;
+  std::function<bool(Value, SmallVectorImpl<Value> &)> onlyOptimized =
+      [&](Value grad, SmallVectorImpl<Value> &chain) {
+        chain.push_back(grad);
+        return llvm::all_of(grad.getUsers(), [&](Operation *user) {
+          if (auto merge = dyn_cast<MergeRowsOp>(user))
+            return onlyOptimized(merge.getOut(), chain);
+          return isa<OptimizerOpInterface>(user);
+        });
+      };
   step.walk([&](EmbeddingGradOp grad) {
     ParamOp param = tableOfIds.lookup(grad.getIds());
-    if (param && !llvm::all_of(grad.getDtable().getUsers(), [](Operation *op) {
-          return isa<OptimizerOpInterface>(op);
-        }))
+    if (param && !onlyOptimized(grad.getDtable(), gradients[param]))
       candidates[param] = false;
   });
-  for (auto [param, onlyOptimized] : candidates) {
-    if (onlyOptimized) {
+  for (auto [param, optimizedOnly] : candidates) {
+    if (optimizedOnly) {
       sparseTables.insert(param.getSymName());
+      selectedRows.insert(gradients[param].begin(), gradients[param].end());
       continue;
     }
     // Paddle's ops other than its optimizers and sum take dense tensors.
@@ -247,9 +264,19 @@ std::string TrainExporter::define(Value value) {
   }
   std::string name = getUniqueName(base);
   names[value] = name;
-  auto type = cast<RankedTensorType>(value.getType());
-  declareVar(name, *getDataType(type.getElementType()), getDims(type),
-             /*persistable=*/false);
+  RankedTensorType type = getDenseType(value.getType());
+  paddle::VarOp var =
+      declareVar(name, *getDataType(type.getElementType()), getDims(type),
+                 /*persistable=*/false);
+  if (selectedRows.contains(value)) {
+    // Paddle's sparse lookup gradients and their sums are SELECTED_ROWS.
+    paddle::TensorDescAttr desc = var.getLodTensorAttr();
+    var.setKind(VarTypeKind::SelectedRows);
+    var.setSelectedRowsAttr(paddle::TensorDescAttr::get(
+        builder.getContext(), desc.getDataType(), desc.getDims(),
+        /*lodLevel=*/std::nullopt));
+    var.removeLodTensorAttr();
+  }
   return name;
 }
 
@@ -332,6 +359,16 @@ LogicalResult TrainExporter::exportOptimizer(OptimizerOpInterface op) {
     spec.outputs.push_back({out.str(), {symbol.getValue().str()}});
     ++updates[symbol.getValue()];
   };
+  // Paddle's adam with lazy_mode updates the rows of a SELECTED_ROWS
+  // gradient as the row-sparse adam does; its sgd and adagrad leave the
+  // rows a gradient does not hold alone anyway.
+  bool rowSparse = isa<RowsType>(op.getGrad().getType());
+  bool lazy = selectedRows.contains(op.getGrad());
+  if (rowSparse && !isa<SgdOp, AdagradOp>(op) && !(isa<AdamOp>(op) && lazy))
+    emitWarning(op->getLoc())
+        << "'" << op->getName()
+        << "' updates only the rows of its row-sparse gradient, but Paddle's "
+           "counterpart updates every row of the table";
   TypeSwitch<Operation *>(op)
       .Case([&](SgdOp) { spec.type = "sgd"; })
       .Case([&](MomentumOp momentum) {
@@ -350,7 +387,7 @@ LogicalResult TrainExporter::exportOptimizer(OptimizerOpInterface op) {
         spec.attrs = {{"beta1", f32(adam.getBeta1().convertToDouble())},
                       {"beta2", f32(adam.getBeta2().convertToDouble())},
                       {"epsilon", f32(adam.getEpsilon().convertToDouble())},
-                      {"lazy_mode", builder.getBoolAttr(false)}};
+                      {"lazy_mode", builder.getBoolAttr(lazy)}};
       })
       .Case([&](AdagradOp adagrad) {
         spec.type = "adagrad";
@@ -496,16 +533,6 @@ LogicalResult TrainExporter::exportGradOp(Operation *op) {
             spec.attrs = getLookupAttrs(table->second, grad.getPaddingIdx());
             spec.inputs.push_back({"W", {table->second}});
             output("W@GRAD", grad.getDtable());
-            if (sparseTables.contains(table->second)) {
-              // Paddle's sparse lookup gradient is SELECTED_ROWS.
-              paddle::VarOp var = varOps[names[grad.getDtable()]];
-              paddle::TensorDescAttr desc = var.getLodTensorAttr();
-              var.setKind(VarTypeKind::SelectedRows);
-              var.setSelectedRowsAttr(paddle::TensorDescAttr::get(
-                  builder.getContext(), desc.getDataType(), desc.getDims(),
-                  /*lodLevel=*/std::nullopt));
-              var.removeLodTensorAttr();
-            }
             return success(succeeded(input("Ids", grad.getIds())) &&
                            succeeded(input("Out@GRAD", grad.getDout())));
           })
@@ -526,7 +553,7 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
     return success();
   }
   for (Type type : op->getResultTypes()) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
+    RankedTensorType tensor = getDenseType(type);
     if (!tensor || !getDataType(tensor.getElementType()))
       return op->emitOpError("has a result of type ")
              << type << ", which Paddle has no tensor of";
@@ -591,6 +618,19 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
                           {"bias_after_scale", builder.getBoolAttr(true)}};
             output("Out", scale.getOut());
             return input("X", scale.getX());
+          })
+          // Paddle's sum adds SELECTED_ROWS (or, for a table exported
+          // dense, the dense gradients).
+          .Case([&](MergeRowsOp merge) {
+            spec.type = "sum";
+            output("Out", merge.getOut());
+            return input("X", merge.getInputs());
+          })
+          // Only the gradients of tables exported dense are densified.
+          .Case([&](RowsToDenseOp densify) {
+            spec.type = "assign";
+            output("Out", densify.getOut());
+            return input("X", densify.getRows());
           })
           .Case([&](StopGradientOp stop) {
             // An assign into a variable that stops gradients.
