@@ -6,7 +6,7 @@
 //       --batch-size 128 --data synthetic:vocab=100,seed=3
 
 train.program @ctr {
-  train.param @emb : tensor<1000x8xf32> init #train.uniform<min = -0.05, max = 0.05, seed = 11>
+  train.param @emb : tensor<1000x8xf32> init #train.uniform<min = -0.05, max = 0.05, seed = 11> sparse
   train.param @fc.w : tensor<64x1xf32> init #train.xavier<seed = 12>
   train.param @fc.b : tensor<1xf32> init #train.constant<0.0>
 

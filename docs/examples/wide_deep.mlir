@@ -13,10 +13,10 @@
 // on rows such as "0.5,-1,0.25,0.3,3|17,104|150|101,,1".
 
 train.program @wide_deep {
-  train.param @wide.ids : tensor<300x1xf32> init #train.constant<0.0>
+  train.param @wide.ids : tensor<300x1xf32> init #train.constant<0.0> sparse
   train.param @wide.dense : tensor<4x1xf32> init #train.constant<0.0>
   train.param @wide.b : tensor<1xf32> init #train.constant<0.0>
-  train.param @emb : tensor<300x8xf32> init #train.uniform<min = -0.05, max = 0.05, seed = 31>
+  train.param @emb : tensor<300x8xf32> init #train.uniform<min = -0.05, max = 0.05, seed = 31> sparse
   train.param @fc1.w : tensor<28x16xf32> init #train.xavier<seed = 32>
   train.param @fc1.b : tensor<16xf32> init #train.constant<0.0>
   train.param @fc2.w : tensor<16x1xf32> init #train.xavier<seed = 33>

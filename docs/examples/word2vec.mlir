@@ -13,8 +13,8 @@
 //       --data triples:pairs.txt,corrupt=tail,negatives=4
 
 train.program @word2vec {
-  train.param @in : tensor<256x16xf32> init #train.uniform<min = -0.05, max = 0.05, seed = 41>
-  train.param @out : tensor<256x16xf32> init #train.uniform<min = -0.05, max = 0.05, seed = 42>
+  train.param @in : tensor<256x16xf32> init #train.uniform<min = -0.05, max = 0.05, seed = 41> sparse
+  train.param @out : tensor<256x16xf32> init #train.uniform<min = -0.05, max = 0.05, seed = 42> sparse
 
   train.step @step(%center: tensor<?xi64>, %offset: tensor<?xi64>,
                    %context: tensor<?xi64>, %neg_center: tensor<?x4xi64>,
