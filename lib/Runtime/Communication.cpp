@@ -38,6 +38,20 @@ Status kernels::send(const CommunicationContext *context, BlockAddress to,
   return Status::ok();
 }
 
+Status kernels::sendRows(const CommunicationContext *context, BlockAddress to,
+                         MessageKind kind, Tensor &rowIds, Tensor &values) {
+  OPENKS_RETURN_IF_ERROR(checkContext(context));
+  int64_t bytes = bytesOf(rowIds) + bytesOf(values);
+  OPENKS_RETURN_IF_ERROR(context->transport->pushRows(
+      to.server, to.block, kind, rowIds, values, context->trainer,
+      Deadline::after(context->timeout)));
+  if (context->stats) {
+    context->stats->bytesPushed += bytes;
+    ++context->stats->pushes;
+  }
+  return Status::ok();
+}
+
 Status kernels::recv(const CommunicationContext *context,
                      const std::vector<BlockAddress> &from,
                      const std::vector<Tensor *> &out) {

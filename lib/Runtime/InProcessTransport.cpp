@@ -24,6 +24,15 @@ Status InProcessTransport::push(int server, int block, MessageKind kind,
   return (*target)->push(block, kind, value, trainer, deadline);
 }
 
+Status InProcessTransport::pushRows(int server, int block, MessageKind kind,
+                                    Tensor &rowIds, Tensor &values, int trainer,
+                                    Deadline deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->pushRows(block, kind, rowIds, values, trainer, deadline);
+}
+
 Status InProcessTransport::pull(int server, int block, Tensor &out, int trainer,
                                 Deadline deadline) {
   StatusOr<ParameterServer *> target = getServer(server);

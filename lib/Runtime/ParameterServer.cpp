@@ -35,7 +35,7 @@ static Status noClip(const ServerProgram &program, int block) {
                        program.blockName(block));
 }
 
-Status ServerProgram::beginUpdate(int block, Tensor &, double &) {
+Status ServerProgram::beginUpdate(int block, Tensor &, Tensor *, double &) {
   return noClip(*this, block);
 }
 
@@ -49,6 +49,8 @@ ParameterServer::ParameterServer(ServerConfig config, ServerProgram &program)
       lastHeard_(config_.trainers, Deadline::Clock::now()),
       sentBarrier_(config_.trainers, false), fetched_(config_.trainers, false),
       phaseStart_(Deadline::Clock::now()), received_(program.numBlocks()),
+      receivedIds_(program.numBlocks()), summedIds_(program.numBlocks()),
+      summedRows_(program.numBlocks()),
       pushedBy_(program.numBlocks(), std::vector<bool>(config_.trainers)),
       shares_(program.numNorms()),
       givenNorms_(config_.trainers,
@@ -159,7 +161,8 @@ Status ParameterServer::checkBlock(int block) const {
 }
 
 Status ParameterServer::checkPush(int block, MessageKind kind, DType dtype,
-                                  const Shape &shape, int trainer) const {
+                                  const Shape &shape, int trainer,
+                                  bool rows) const {
   OPENKS_RETURN_IF_ERROR(checkBlock(block));
   MessageKind expected = program_.updateKind(block);
   if (expected != kind)
@@ -169,12 +172,55 @@ Status ParameterServer::checkPush(int block, MessageKind kind, DType dtype,
         expected == MessageKind::Param
             ? std::string("has no update")
             : fmt::format("is updated on {}s", describeMessageKind(expected)));
-  if (dtype != program_.dtype(block) || shape != program_.shape(block))
+  if (rows != program_.takesRows(block))
     return Status::invalidArgument(
-        "{}: trainer {} sent {} for block {} of {} {}", config_.name, trainer,
-        typeString(dtype, shape), program_.blockName(block),
-        dtypeName(program_.dtype(block)), program_.shape(block).str());
+        "{}: trainer {} sent {} of block {}, whose update takes {}",
+        config_.name, trainer, rows ? "rows" : "a whole value",
+        program_.blockName(block), rows ? "whole values" : "rows");
+  const Shape &blockShape = program_.shape(block);
+  // Rows of a block: any number up to its own, of its width.
+  bool fits = rows ? shape.rank() == blockShape.rank() && shape.rank() > 0 &&
+                         shape[0] >= 0 && shape[0] <= blockShape[0] &&
+                         shape.rowWidth() == blockShape.rowWidth()
+                   : shape == blockShape;
+  if (dtype != program_.dtype(block) || !fits)
+    return Status::invalidArgument(
+        "{}: trainer {} sent {}{} for block {} of {} {}", config_.name, trainer,
+        rows ? "rows of " : "", typeString(dtype, shape),
+        program_.blockName(block), dtypeName(program_.dtype(block)),
+        blockShape.str());
   return Status::ok();
+}
+
+Status ParameterServer::checkRowIds(int block, const Tensor &rowIds,
+                                    int64_t rows, int trainer) const {
+  OPENKS_RETURN_IF_ERROR(checkBlock(block));
+  if (rowIds.dtype() != DType::I64 || rowIds.shape() != Shape{rows})
+    return Status::invalidArgument(
+        "{}: trainer {} sent {} as the ids of {} rows of block {}",
+        config_.name, trainer, typeString(rowIds.dtype(), rowIds.shape()), rows,
+        program_.blockName(block));
+  int64_t blockRows = program_.shape(block)[0];
+  const int64_t *ids = rowIds.data<int64_t>();
+  for (int64_t index = 0; index < rows; ++index) {
+    if (ids[index] < 0 || ids[index] >= blockRows)
+      return Status::outOfRange(
+          "{}: trainer {} sent row {} of block {}, which has {} rows",
+          config_.name, trainer, ids[index], program_.blockName(block),
+          blockRows);
+    if (index > 0 && ids[index] <= ids[index - 1])
+      return Status::invalidArgument(
+          "{}: trainer {} sent the rows of block {} out of order: row {} "
+          "follows row {}",
+          config_.name, trainer, program_.blockName(block), ids[index],
+          ids[index - 1]);
+  }
+  return Status::ok();
+}
+
+/// Returns the bytes a tensor's elements take.
+static int64_t bytesOf(const Tensor &tensor) {
+  return tensor.numel() * static_cast<int64_t>(dtypeSize(tensor.dtype()));
 }
 
 Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
@@ -183,15 +229,32 @@ Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
   OPENKS_RETURN_IF_ERROR(admit(trainer));
   OPENKS_RETURN_IF_ERROR(
       checkPush(block, kind, value.dtype(), value.shape(), trainer));
-  stats_.bytesPushed +=
-      value.numel() * static_cast<int64_t>(dtypeSize(value.dtype()));
+  return receive(block, value, nullptr, trainer, deadline, lock);
+}
 
+Status ParameterServer::pushRows(int block, MessageKind kind, Tensor &rowIds,
+                                 Tensor &values, int trainer,
+                                 Deadline deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  OPENKS_RETURN_IF_ERROR(admit(trainer));
+  OPENKS_RETURN_IF_ERROR(checkPush(block, kind, values.dtype(), values.shape(),
+                                   trainer, /*rows=*/true));
+  OPENKS_RETURN_IF_ERROR(
+      checkRowIds(block, rowIds, values.shape()[0], trainer));
+  return receive(block, values, &rowIds, trainer, deadline, lock);
+}
+
+Status ParameterServer::receive(int block, Tensor &value, Tensor *rowIds,
+                                int trainer, Deadline deadline,
+                                std::unique_lock<std::mutex> &lock) {
+  int64_t bytes = bytesOf(value) + (rowIds ? bytesOf(*rowIds) : 0);
   if (config_.mode != SyncMode::Sync) {
+    stats_.bytesPushed += bytes;
     // Applied on arrival; the block's lock keeps its updates apart.
     lock.unlock();
     Status status = [&] {
       std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
-      return program_.update(block, value);
+      return program_.update(block, value, rowIds);
     }();
     if (!status.isOk()) {
       lock.lock();
@@ -216,6 +279,7 @@ Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
                          config_.name, trainer, program_.blockName(block),
                          step_);
   pushedBy_[block][trainer] = true;
+  stats_.bytesPushed += bytes;
   lock.unlock();
 
   // The gradient changes hands: the trainer gets the buffer its previous
@@ -223,18 +287,25 @@ Status ParameterServer::push(int block, MessageKind kind, Tensor &value,
   // of the same type and size. applyStep sums them in trainer order, so a
   // step's result does not depend on the order the gradients arrive in.
   std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
-  std::vector<Tensor> &received = received_[block];
-  if (received.empty())
-    received.resize(config_.trainers);
-  Tensor &slot = received[trainer];
-  if (slot.dtype() != value.dtype() || slot.capacity() < value.numel()) {
-    StatusOr<Tensor> buffer = Tensor::allocate(value.dtype(), value.shape());
-    if (!buffer)
-      return buffer.status().withContext(config_.name);
-    slot = std::move(*buffer);
-  }
-  slot.resize(value.shape());
-  std::swap(slot, value);
+  auto exchange = [&](std::vector<Tensor> &received, Tensor &incoming) {
+    if (received.empty())
+      received.resize(config_.trainers);
+    Tensor &slot = received[trainer];
+    if (slot.dtype() != incoming.dtype() ||
+        slot.capacity() < incoming.numel()) {
+      StatusOr<Tensor> buffer =
+          Tensor::allocate(incoming.dtype(), incoming.shape());
+      if (!buffer)
+        return buffer.status().withContext(config_.name);
+      slot = std::move(*buffer);
+    }
+    slot.resize(incoming.shape());
+    std::swap(slot, incoming);
+    return Status::ok();
+  };
+  OPENKS_RETURN_IF_ERROR(exchange(received_[block], value));
+  if (rowIds)
+    OPENKS_RETURN_IF_ERROR(exchange(receivedIds_[block], *rowIds));
   return Status::ok();
 }
 
@@ -390,24 +461,50 @@ void ParameterServer::cancel(const Status &status) {
                      config_.name, status.message()));
 }
 
+Status ParameterServer::sumStep(int block, Tensor *&sum, Tensor *&sumIds,
+                                int &contributors) {
+  sum = sumIds = nullptr;
+  contributors = 0;
+  std::vector<const Tensor *> ids, rows;
+  for (int trainer = 0; trainer < config_.trainers; ++trainer) {
+    if (!pushedBy_[block][trainer])
+      continue;
+    Tensor &gradient = received_[block][trainer];
+    ++contributors;
+    if (program_.takesRows(block)) {
+      ids.push_back(&receivedIds_[block][trainer]);
+      rows.push_back(&gradient);
+    } else if (!sum) {
+      // Dense gradients add up into the first one.
+      sum = &gradient;
+    } else {
+      OPENKS_RETURN_IF_ERROR(kernels::add(*sum, gradient, *sum));
+    }
+  }
+  if (rows.empty())
+    return Status::ok();
+  // Rows add up a row at a time, in trainer order too: exactly the rows
+  // of the dense sum.
+  Tensor &summed = summedRows_[block];
+  if (summed.dtype() != rows.front()->dtype())
+    summed = Tensor(rows.front()->dtype(), Shape{0});
+  if (summedIds_[block].dtype() != DType::I64)
+    summedIds_[block] = Tensor(DType::I64, Shape{0});
+  OPENKS_RETURN_IF_ERROR(kernels::mergeRows(ids, rows, program_.shape(block),
+                                            summedIds_[block], summed));
+  sum = &summed;
+  sumIds = &summedIds_[block];
+  return Status::ok();
+}
+
 Status ParameterServer::applyStep() {
   std::fill(shares_.begin(), shares_.end(), 0.0);
   for (int block = 0; block < program_.numBlocks(); ++block) {
     begun_[block] = false;
     std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
-    // Sum the step's gradients in trainer order, into the first one.
-    Tensor *sum = nullptr;
-    int contributors = 0;
-    for (int trainer = 0; trainer < config_.trainers; ++trainer) {
-      if (!pushedBy_[block][trainer])
-        continue;
-      Tensor &gradient = received_[block][trainer];
-      ++contributors;
-      if (!sum)
-        sum = &gradient;
-      else
-        OPENKS_RETURN_IF_ERROR(kernels::add(*sum, gradient, *sum));
-    }
+    Tensor *sum, *sumIds;
+    int contributors;
+    OPENKS_RETURN_IF_ERROR(sumStep(block, sum, sumIds, contributors));
     if (!sum)
       continue;
     // The update averages over fan_in trainers; when some have finished,
@@ -417,12 +514,12 @@ Status ParameterServer::applyStep() {
           *sum, static_cast<double>(config_.trainers) / contributors, *sum));
     std::optional<int> norm = program_.clipNorm(block);
     if (!norm) {
-      OPENKS_RETURN_IF_ERROR(program_.update(block, *sum));
+      OPENKS_RETURN_IF_ERROR(program_.update(block, *sum, sumIds));
       continue;
     }
     // Shares add up in block order, so that runs are reproducible.
     double squares = 0;
-    OPENKS_RETURN_IF_ERROR(program_.beginUpdate(block, *sum, squares));
+    OPENKS_RETURN_IF_ERROR(program_.beginUpdate(block, *sum, sumIds, squares));
     shares_[*norm] += squares;
     begun_[block] = true;
   }

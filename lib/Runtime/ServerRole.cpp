@@ -61,22 +61,29 @@ Status ServerRole::runUpdate(int block, Executor &executor,
   return Status::ok();
 }
 
-Status ServerRole::update(int block, Tensor &received) {
+void ServerRole::feed(Executor &executor, Tensor &received, Tensor *rowIds) {
+  // The executor's input buffers and the received ones change hands.
+  std::swap(*executor.inputs()[0], received);
+  if (rowIds)
+    std::swap(*executor.inputs()[1], *rowIds);
+}
+
+Status ServerRole::update(int block, Tensor &received, Tensor *rowIds) {
   StatusOr<Executor *> executor = startUpdate(block);
   if (!executor)
     return executor.status();
-  // The executor's input buffer and the received one change hands.
-  std::swap(*(*executor)->inputs().front(), received);
+  feed(**executor, received, rowIds);
   return runUpdate(block, **executor, std::nullopt);
 }
 
-Status ServerRole::beginUpdate(int block, Tensor &received, double &squares) {
+Status ServerRole::beginUpdate(int block, Tensor &received, Tensor *rowIds,
+                               double &squares) {
   if (!clipNorm(block))
-    return ServerProgram::beginUpdate(block, received, squares);
+    return ServerProgram::beginUpdate(block, received, rowIds, squares);
   StatusOr<Executor *> executor = startUpdate(block);
   if (!executor)
     return executor.status();
-  std::swap(*(*executor)->inputs().front(), received);
+  feed(**executor, received, rowIds);
   OPENKS_RETURN_IF_ERROR(runUpdate(block, **executor, 0));
   squares = *(*executor)->outputs().front()->data<double>();
   return Status::ok();
@@ -86,7 +93,7 @@ Status ServerRole::endUpdate(int block, double norm) {
   if (!clipNorm(block))
     return ServerProgram::endUpdate(block, norm);
   Executor &executor = updates_[*spec_.blocks[block].update];
-  Tensor &input = *executor.inputs()[1];
+  Tensor &input = *executor.inputs().back();
   input.resize(Shape{});
   *input.data<double>() = norm;
   return runUpdate(block, executor, 1);

@@ -73,6 +73,11 @@ namespace kernels {
 Status send(const CommunicationContext *context, BlockAddress to,
             MessageKind kind, Tensor &value);
 
+/// Pushes the row-sparse `kind` message `rowIds` and `values` for block
+/// `to` as send() does, handing both buffers to the transport.
+Status sendRows(const CommunicationContext *context, BlockAddress to,
+                MessageKind kind, Tensor &rowIds, Tensor &values);
+
 /// Pulls the current value of each block of `from` into the tensor of
 /// `out` at the same position, as one batch (Transport::pullAll).
 Status recv(const CommunicationContext *context,

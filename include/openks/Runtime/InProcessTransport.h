@@ -33,6 +33,8 @@ public:
 
   Status push(int server, int block, MessageKind kind, Tensor &value,
               int trainer, Deadline deadline) override;
+  Status pushRows(int server, int block, MessageKind kind, Tensor &rowIds,
+                  Tensor &values, int trainer, Deadline deadline) override;
   Status pull(int server, int block, Tensor &out, int trainer,
               Deadline deadline) override;
   Status read(int server, int block, Tensor &out, Deadline deadline) override;

@@ -78,8 +78,11 @@ struct ServerBlockSpec {
   MessageKind updateKind = MessageKind::Param;
   /// The index of its update in ServerSpec::updates, if it has one.
   std::optional<size_t> update;
+  /// Whether its update runs on row-sparse values: its plan's inputs are
+  /// then the rows and their ids.
+  bool takesRows = false;
   /// The index in ServerSpec::norms of the norm its update clips by, if it
-  /// clips by one: the update's plan then runs in two stages, its second
+  /// clips by one: the update's plan then runs in two stages, its last
   /// input being the norm and its first output its squares.
   std::optional<int> norm;
 };
@@ -87,7 +90,8 @@ struct ServerBlockSpec {
 /// The program of one server: its parameters and their updates.
 struct ServerProgramSpec {
   ParameterStore store;
-  /// One plan per update region; its one input is the received value.
+  /// One plan per update region; its inputs are the received value (the
+  /// rows and their ids, for a row-sparse one).
   std::vector<Plan> updates;
   /// The server's blocks, numbered as the job numbers them.
   std::vector<ServerBlockSpec> blocks;

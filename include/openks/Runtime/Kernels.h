@@ -415,6 +415,13 @@ Status piecewiseDecay(const Tensor &step,
 /// Splits x into consecutive row sections of `rows[i]` rows each.
 Status splitRows(const Tensor &x, const std::vector<int64_t> &rows,
                  const std::vector<Tensor *> &outs);
+/// Splits a row-sparse value of a table into the row-sparse values of its
+/// consecutive row sections of `rows[i]` rows each: every row goes to the
+/// section its id falls in, its id made local to the section.
+Status splitRowSections(const Tensor &rowIds, const Tensor &values,
+                        const std::vector<int64_t> &rows,
+                        const std::vector<Tensor *> &outIds,
+                        const std::vector<Tensor *> &outValues);
 
 } // namespace openks::runtime::kernels
 

@@ -12,7 +12,8 @@
 // * sync: a step opens for gradients; each trainer pushes its gradients and
 //   reaches the send barrier; once every live trainer has, the server runs
 //   the update of every block on the sum of the step's gradients (added
-//   in trainer order, so that runs are reproducible), then
+//   in trainer order, so that runs are reproducible; the rows of a sparse
+//   table's block add up a row at a time, in the same order), then
 //   serves pulls until every live trainer has reached the fetch barrier,
 //   and the next step opens. The startup step is a pull phase of its own.
 //   An update that clips by a norm the servers share (`ps.norm`) runs up to
@@ -75,8 +76,13 @@ public:
   /// Returns the block's element type and shape.
   virtual DType dtype(int block) const = 0;
   virtual const Shape &shape(int block) const = 0;
-  /// Runs the block's update on `received`, whose buffer it may take.
-  virtual Status update(int block, Tensor &received) = 0;
+  /// Returns whether the block's update runs on row-sparse values (the
+  /// gradient of a sparse table) rather than on whole ones.
+  virtual bool takesRows(int block) const { return false; }
+  /// Runs the block's update on `received`: a whole value, or when the
+  /// update takes rows, the rows of the block's rows `*rowIds`. It may take
+  /// either buffer.
+  virtual Status update(int block, Tensor &received, Tensor *rowIds) = 0;
   /// Copies the block's current value into `out`.
   virtual Status read(int block, Tensor &out) = 0;
 
@@ -88,10 +94,11 @@ public:
   /// Returns the norm the block's update clips by, if it clips by one; the
   /// server then runs it as beginUpdate and endUpdate, not update.
   virtual std::optional<int> clipNorm(int block) const;
-  /// Runs the block's update on `received` (whose buffer it may take) up to
-  /// its clip, and returns in `squares` the sum of the squares of what it
-  /// clips.
-  virtual Status beginUpdate(int block, Tensor &received, double &squares);
+  /// Runs the block's update on `received` and `rowIds` (as update() does)
+  /// up to its clip, and returns in `squares` the sum of the squares of what
+  /// it clips.
+  virtual Status beginUpdate(int block, Tensor &received, Tensor *rowIds,
+                             double &squares);
   /// Finishes the update beginUpdate began, clipping by `norm`.
   virtual Status endUpdate(int block, double norm);
 };
@@ -115,6 +122,8 @@ public:
   /// The calls of trainers; see Transport, whose methods these implement.
   Status push(int block, MessageKind kind, Tensor &value, int trainer,
               Deadline deadline);
+  Status pushRows(int block, MessageKind kind, Tensor &rowIds, Tensor &values,
+                  int trainer, Deadline deadline);
   Status pull(int block, Tensor &out, int trainer, Deadline deadline);
   Status read(int block, Tensor &out);
   Status sendBarrier(int trainer, Deadline deadline);
@@ -129,9 +138,15 @@ public:
   void lose(int trainer, const Status &status);
 
   /// Checks that `block` exists and is updated on `kind` messages of type
-  /// `dtype` and `shape`, before `trainer`'s value is received.
-  Status checkPush(int block, MessageKind kind, DType dtype,
-                   const Shape &shape, int trainer) const;
+  /// `dtype` and `shape`, before `trainer`'s value is received; when
+  /// `rows`, that its update takes row-sparse values and `shape` is that of
+  /// some of its rows.
+  Status checkPush(int block, MessageKind kind, DType dtype, const Shape &shape,
+                   int trainer, bool rows = false) const;
+  /// Checks that `rowIds` are `rows` distinct ascending row ids of `block`,
+  /// the ids of `trainer`'s row-sparse push.
+  Status checkRowIds(int block, const Tensor &rowIds, int64_t rows,
+                     int trainer) const;
 
   /// Fails the server because the job failed elsewhere (`status`, the
   /// failure of another role): every waiting and later call, and serve(),
@@ -177,6 +192,14 @@ private:
   Status admit(int trainer);
   /// Checks that `block` is one of the server's blocks.
   Status checkBlock(int block) const;
+  /// Receives a push of `value` (the rows `*rowIds` of the block when
+  /// `rowIds` is given), checked already; `lock` holds `mutex_`.
+  Status receive(int block, Tensor &value, Tensor *rowIds, int trainer,
+                 Deadline deadline, std::unique_lock<std::mutex> &lock);
+  /// Returns in `sum` and `sumIds` the sum of the step's gradients of
+  /// `block`, in trainer order, and the number of trainers that sent one;
+  /// `sum` is null when none did. Requires the block's lock.
+  Status sumStep(int block, Tensor *&sum, Tensor *&sumIds, int &contributors);
   /// Waits, holding `lock`, until `ready` holds, the server fails or
   /// `deadline` passes; `what` says what the call waited for.
   Status waitFor(std::unique_lock<std::mutex> &lock, Deadline deadline,
@@ -234,6 +257,10 @@ private:
   /// When the phase began: the trainers have the timeout to end it.
   Deadline::Clock::time_point phaseStart_;
   std::vector<std::vector<Tensor>> received_;
+  /// The row ids of the gradients received_ holds rows of (row-sparse
+  /// blocks), and the buffers their sum goes to.
+  std::vector<std::vector<Tensor>> receivedIds_;
+  std::vector<Tensor> summedIds_, summedRows_;
   std::vector<std::vector<bool>> pushedBy_;
   /// The step's share of each norm, the value each trainer gave of each
   /// (by trainer, then norm), the value they agree on, and the blocks whose

@@ -59,7 +59,10 @@ public:
   }
   DType dtype(int block) const override;
   const Shape &shape(int block) const override;
-  Status update(int block, Tensor &received) override;
+  bool takesRows(int block) const override {
+    return spec_.blocks[block].takesRows;
+  }
+  Status update(int block, Tensor &received, Tensor *rowIds) override;
   Status read(int block, Tensor &out) override;
   int numNorms() const override { return static_cast<int>(spec_.norms.size()); }
   std::string_view normName(int norm) const override {
@@ -68,7 +71,8 @@ public:
   std::optional<int> clipNorm(int block) const override {
     return spec_.blocks[block].norm;
   }
-  Status beginUpdate(int block, Tensor &received, double &squares) override;
+  Status beginUpdate(int block, Tensor &received, Tensor *rowIds,
+                     double &squares) override;
   Status endUpdate(int block, double norm) override;
 
 private:
@@ -77,6 +81,8 @@ private:
   /// Returns the executor of the block's update, having counted the update
   /// and failed it if a fault is injected there.
   StatusOr<Executor *> startUpdate(int block);
+  /// Gives the received value (and its row ids) to the executor's inputs.
+  static void feed(Executor &executor, Tensor &received, Tensor *rowIds);
   /// Runs stage `stage` of the block's update in `executor`.
   Status runUpdate(int block, Executor &executor, std::optional<size_t> stage);
 

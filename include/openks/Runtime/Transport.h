@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The one interface between a worker and the servers of its job: push a
-// gradient or a delta of a block, pull a block's current value, the batch
+// gradient or a delta of a block (whole, or the rows a step touched of a
+// sparse table's block), pull a block's current value, the batch
 // and fetch barriers, "this trainer is done" and "this trainer failed". A
 // server is named by its index among the job's endpoints and a block by its
 // index on that server, as the loader numbers them; a trainer by its index
@@ -90,6 +91,14 @@ public:
   /// it afterwards.
   virtual Status push(int server, int block, MessageKind kind, Tensor &value,
                       int trainer, Deadline deadline) = 0;
+
+  /// Sends trainer `trainer`'s row-sparse `kind` message for `block` to
+  /// `server` as push() does: the rows `values` of the block's rows
+  /// `rowIds` (block-local ids, distinct and ascending). The transport may
+  /// take both buffers.
+  virtual Status pushRows(int server, int block, MessageKind kind,
+                          Tensor &rowIds, Tensor &values, int trainer,
+                          Deadline deadline) = 0;
 
   /// Copies the current value of `block` on `server` into `out`, resizing
   /// it. In sync mode it waits until the server has applied the step's

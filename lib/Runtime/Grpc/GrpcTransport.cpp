@@ -22,18 +22,50 @@ StatusOr<ServerLink *> GrpcTransport::getLink(int server) const {
   return links_[server].get();
 }
 
+/// Returns the pool key of the pushed values of `block` on `server`, or of
+/// their row ids.
+static int64_t pushKey(int server, int block, bool rowIds) {
+  return int64_t(rowIds) << 62 | int64_t(server) << 32 | uint32_t(block);
+}
+
+StatusOr<std::shared_ptr<const Tensor>> GrpcTransport::exchange(int64_t key,
+                                                                Tensor &value) {
+  // The value goes as it is; the trainer gets a spare buffer in exchange.
+  StatusOr<Tensor> spare = buffers_->takeLike(key, value);
+  if (!spare)
+    return spare.status();
+  std::swap(*spare, value);
+  return buffers_->share(key, std::move(*spare));
+}
+
 Status GrpcTransport::push(int server, int block, MessageKind kind,
                            Tensor &value, int trainer, Deadline deadline) {
   StatusOr<ServerLink *> link = getLink(server);
   if (!link)
     return link.status();
-  // The value goes as it is; the trainer gets a spare buffer in exchange.
-  int64_t key = int64_t(server) << 32 | uint32_t(block);
-  StatusOr<Tensor> exchange = buffers_->takeLike(key, value);
-  if (!exchange)
-    return exchange.status();
-  std::swap(*exchange, value);
-  (*link)->push(block, kind, buffers_->share(key, std::move(*exchange)),
+  StatusOr<std::shared_ptr<const Tensor>> sent =
+      exchange(pushKey(server, block, false), value);
+  if (!sent)
+    return sent.status();
+  (*link)->push(block, kind, std::move(*sent), nullptr, trainer, deadline);
+  return Status::ok();
+}
+
+Status GrpcTransport::pushRows(int server, int block, MessageKind kind,
+                               Tensor &rowIds, Tensor &values, int trainer,
+                               Deadline deadline) {
+  StatusOr<ServerLink *> link = getLink(server);
+  if (!link)
+    return link.status();
+  StatusOr<std::shared_ptr<const Tensor>> sentIds =
+      exchange(pushKey(server, block, true), rowIds);
+  if (!sentIds)
+    return sentIds.status();
+  StatusOr<std::shared_ptr<const Tensor>> sentValues =
+      exchange(pushKey(server, block, false), values);
+  if (!sentValues)
+    return sentValues.status();
+  (*link)->push(block, kind, std::move(*sentValues), std::move(*sentIds),
                 trainer, deadline);
   return Status::ok();
 }

@@ -33,6 +33,8 @@ public:
 
   Status push(int server, int block, MessageKind kind, Tensor &value,
               int trainer, Deadline deadline) override;
+  Status pushRows(int server, int block, MessageKind kind, Tensor &rowIds,
+                  Tensor &values, int trainer, Deadline deadline) override;
   Status pull(int server, int block, Tensor &out, int trainer,
               Deadline deadline) override;
   Status pullAll(const std::vector<PullRequest> &requests, int trainer,
@@ -61,12 +63,16 @@ private:
   /// step.
   Status postBarrier(int server, wire::Chunk::Barrier kind, int trainer,
                      Deadline deadline);
+  /// Returns `value`'s buffer shared, to be sent, and leaves `value` a
+  /// spare buffer of pool key `key` in exchange.
+  StatusOr<std::shared_ptr<const Tensor>> exchange(int64_t key, Tensor &value);
   /// Pulls (or reads) `requests` from every server at once.
   Status fetch(const std::vector<PullRequest> &requests, int trainer, bool read,
                Deadline deadline);
 
   std::vector<std::unique_ptr<ServerLink>> links_;
-  /// The buffers of pushed values, back once sent, by server and block.
+  /// The buffers of pushed values and row ids, back once sent, by server
+  /// and block.
   std::shared_ptr<TensorPool> buffers_;
 };
 

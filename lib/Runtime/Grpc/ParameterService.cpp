@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -36,9 +37,10 @@ static bool sameToken(grpc::string_ref given, const std::string &expected) {
   return difference == 0;
 }
 
-/// The keys of the pool's buffers of pulled values (received ones are keyed
-/// by their block alone).
+/// The keys of the pool's buffers of pulled values and of received row ids
+/// (received values are keyed by their block alone).
 static constexpr int64_t kPulledKey = int64_t(1) << 32;
+static constexpr int64_t kRowIdsKey = int64_t(2) << 32;
 
 /// Returns the deadline of `context`'s call as a runtime deadline.
 static Deadline callDeadline(const grpc::ServerContext &context) {
@@ -191,10 +193,17 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
   TensorAssembler assembler;
   wire::Chunk chunk;
   Tensor value;
+  // The row ids of the next value, once a row-sparse push has sent them.
+  Tensor rowIds;
+  std::optional<int32_t> rowIdsBlock;
   while (reader->Read(&message)) {
     if (Status status = frame.open(message, chunk); !status.isOk())
       return toGrpcStatus(status);
     if (chunk.barrier() != wire::Chunk::NONE && assembler.complete()) {
+      if (rowIdsBlock)
+        return toGrpcStatus(Status::dataLoss(
+            "{}: a barrier came between the row ids and the rows of block {}",
+            name(), *rowIdsBlock));
       Deadline deadline = callDeadline(*context);
       if (Status status = chunk.barrier() == wire::Chunk::SEND
                               ? server.sendBarrier(chunk.trainer(), deadline)
@@ -207,6 +216,33 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
     if (chunk.kind() < 0 || chunk.kind() > static_cast<int>(MessageKind::Param))
       return toGrpcStatus(Status::dataLoss(
           "{}: a push of an unknown kind {} arrived", name(), chunk.kind()));
+    std::string what =
+        fmt::format("{}: trainer {}'s {} for block {}", name(), chunk.trainer(),
+                    describeMessageKind(kind), chunk.block());
+    if (chunk.row_ids()) {
+      // The ids of a row-sparse push; its rows follow.
+      if (assembler.complete())
+        rowIds = buffers_->take(kRowIdsKey | uint32_t(chunk.block()));
+      Status status = assembler.add(
+          chunk, frame, rowIds,
+          [&](DType dtype, const Shape &shape) {
+            if (dtype == DType::I64 && shape.rank() == 1)
+              return Status::ok();
+            return Status::dataLoss("{}: row ids of {}", what,
+                                    typeString(dtype, shape));
+          },
+          what);
+      if (!status.isOk())
+        return toGrpcStatus(status);
+      if (assembler.complete())
+        rowIdsBlock = chunk.block();
+      continue;
+    }
+    if (rowIdsBlock && *rowIdsBlock != chunk.block())
+      return toGrpcStatus(
+          Status::dataLoss("{}: the row ids of block {} came with the rows of "
+                           "block {}",
+                           name(), *rowIdsBlock, chunk.block()));
     // A value is received into a spare buffer of its block.
     if (assembler.complete())
       value = buffers_->take(chunk.block());
@@ -214,20 +250,25 @@ grpc::Status ParameterService::push(grpc::ServerContext *context,
         chunk, frame, value,
         [&](DType dtype, const Shape &shape) {
           return server.checkPush(chunk.block(), kind, dtype, shape,
-                                  chunk.trainer());
+                                  chunk.trainer(), rowIdsBlock.has_value());
         },
-        fmt::format("{}: trainer {}'s {} for block {}", name(), chunk.trainer(),
-                    describeMessageKind(kind), chunk.block()));
+        what);
     if (status.isOk() && assembler.complete()) {
-      status = server.push(chunk.block(), kind, value, chunk.trainer(),
-                           callDeadline(*context));
-      // The server may have left its previous buffer in exchange.
+      Deadline deadline = callDeadline(*context);
+      status = rowIdsBlock ? server.pushRows(chunk.block(), kind, rowIds, value,
+                                             chunk.trainer(), deadline)
+                           : server.push(chunk.block(), kind, value,
+                                         chunk.trainer(), deadline);
+      // The server may have left its previous buffers in exchange.
       buffers_->give(chunk.block(), std::move(value));
+      if (rowIdsBlock)
+        buffers_->give(kRowIdsKey | uint32_t(chunk.block()), std::move(rowIds));
+      rowIdsBlock.reset();
     }
     if (!status.isOk())
       return toGrpcStatus(status);
   }
-  if (!assembler.complete())
+  if (!assembler.complete() || rowIdsBlock)
     return toGrpcStatus(Status::dataLoss("{}: a push of block {} was cut off",
                                          name(), chunk.block()));
   *reply = encodeFrame(wire::Reply());

@@ -188,13 +188,15 @@ Status ServerLink::call(const std::function<Status()> &work) {
 }
 
 void ServerLink::push(int block, MessageKind kind,
-                      std::shared_ptr<const Tensor> value, int trainer,
+                      std::shared_ptr<const Tensor> value,
+                      std::shared_ptr<const Tensor> rowIds, int trainer,
                       Deadline deadline) {
-  enqueue([=] { writePush(block, kind, value, trainer, deadline); });
+  enqueue([=] { writePush(block, kind, value, rowIds, trainer, deadline); });
 }
 
 void ServerLink::writePush(int block, MessageKind kind,
                            const std::shared_ptr<const Tensor> &value,
+                           const std::shared_ptr<const Tensor> &rowIds,
                            int trainer, Deadline deadline) {
   if (!openPushStream(deadline))
     return;
@@ -202,8 +204,12 @@ void ServerLink::writePush(int block, MessageKind kind,
   header.set_block(block);
   header.set_kind(static_cast<int32_t>(kind));
   header.set_trainer(trainer);
-  if (!sendTensor(header, value,
-                  [&](ByteBuffer frame) { return pushStream_->Write(frame); }))
+  auto write = [&](ByteBuffer frame) { return pushStream_->Write(frame); };
+  // Row ids go first, as a value of their own.
+  wire::Chunk idsHeader = header;
+  idsHeader.set_row_ids(true);
+  if ((rowIds && !sendTensor(idsHeader, rowIds, write)) ||
+      !sendTensor(header, value, write))
     // The stream broke; its status says why.
     deferredFailure_ = flushPushes();
 }

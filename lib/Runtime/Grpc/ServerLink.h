@@ -52,9 +52,11 @@ public:
   /// Fails with DeadlineExceeded when the server never came.
   Status open(int trainer, uint64_t fingerprint, Deadline deadline);
 
-  /// Queues the push of `value` (which the frames keep alive) for `block`.
+  /// Queues the push of `value` (which the frames keep alive) for `block`;
+  /// of the rows `rowIds` of the block, when given.
   void push(int block, MessageKind kind, std::shared_ptr<const Tensor> value,
-            int trainer, Deadline deadline);
+            std::shared_ptr<const Tensor> rowIds, int trainer,
+            Deadline deadline);
 
   /// Runs `work` after the calls queued and returns its status: in the
   /// caller's thread when the link is idle, else in the link's.
@@ -102,7 +104,8 @@ private:
   bool openPushStream(Deadline deadline);
   /// Writes one push to the open push stream, opening it if needed.
   void writePush(int block, MessageKind kind,
-                 const std::shared_ptr<const Tensor> &value, int trainer,
+                 const std::shared_ptr<const Tensor> &value,
+                 const std::shared_ptr<const Tensor> &rowIds, int trainer,
                  Deadline deadline);
   /// Reads the chunks of `requests` from the server.
   Status readBlocks(const std::vector<PullRequest> &requests, int trainer,

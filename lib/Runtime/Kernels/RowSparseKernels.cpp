@@ -151,3 +151,44 @@ Status kernels::rowsToDense(const Tensor &rowIds, const Tensor &values,
       table.row(ids[row]) = rows.row(row);
   });
 }
+
+Status kernels::splitRowSections(const Tensor &rowIds, const Tensor &values,
+                                 const std::vector<int64_t> &rows,
+                                 const std::vector<Tensor *> &outIds,
+                                 const std::vector<Tensor *> &outValues) {
+  const char *op = "ps.split";
+  if (rows.size() != outIds.size() || rows.size() != outValues.size())
+    return Status::invalidArgument("{}: needs one result per section", op);
+  if (values.rank() < 1)
+    return Status::invalidArgument("{}: cannot split rank-0 rows", op);
+  Shape tableShape = values.shape();
+  tableShape[0] = 0;
+  for (int64_t sectionRows : rows)
+    tableShape[0] += sectionRows;
+  OPENKS_RETURN_IF_ERROR(
+      checkRows(op, "the value", rowIds, values, tableShape));
+  int64_t width = tableShape.rowWidth();
+  int64_t bytesPerRow = width * static_cast<int64_t>(dtypeSize(values.dtype()));
+  const int64_t *ids = rowIds.data<int64_t>();
+  const char *source = static_cast<const char *>(values.rawData());
+  // The ids ascend: each section takes the next run of them.
+  int64_t row = 0, sectionBegin = 0;
+  for (size_t section = 0; section < rows.size(); ++section) {
+    int64_t sectionEnd = sectionBegin + rows[section];
+    int64_t first = row;
+    while (row < rowIds.numel() && ids[row] < sectionEnd)
+      ++row;
+    Tensor &sectionIds = *outIds[section];
+    Tensor &sectionValues = *outValues[section];
+    OPENKS_RETURN_IF_ERROR(
+        checkDType(op, "a section", sectionValues, values.dtype()));
+    sectionIds.resize(Shape{row - first});
+    for (int64_t index = first; index < row; ++index)
+      sectionIds.data<int64_t>()[index - first] = ids[index] - sectionBegin;
+    sectionValues.resize(rowsShape(values.shape(), row - first));
+    std::copy_n(source + first * bytesPerRow, (row - first) * bytesPerRow,
+                static_cast<char *>(sectionValues.rawData()));
+    sectionBegin = sectionEnd;
+  }
+  return Status::ok();
+}

@@ -64,17 +64,29 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
         FailureOr<BlockAddress> to = (*servers)->getBlock(op, send.getTarget());
         if (failed(to))
           return failure();
-        SlotId value = in(send.getValue()).slot;
         bool lastUse = getLastUse(send.getValue()) == positions.lookup(op);
-        if (!lastUse || !builder.isBufferSlot(value)) {
-          const Plan::Slot &layout = builder.getSlot(value);
+        // Returns a slot the send may give away: `slot`, or a copy of it.
+        auto consumable = [&](SlotId slot) -> FailureOr<SlotId> {
+          if (lastUse && builder.isBufferSlot(slot))
+            return slot;
+          const Plan::Slot &layout = builder.getSlot(slot);
           SlotId copy = builder.addSlot(layout.dtype, layout.capacity);
-          if (failed(call(op, kernels::copy, In{value}, Out{copy})))
+          if (failed(call(op, kernels::copy, In{slot}, Out{copy})))
             return failure();
-          value = copy;
-        }
-        return call(op, kernels::send, Communication{}, *to,
-                    getMessageKind(send.getKind()), Consumed{value});
+          return copy;
+        };
+        FailureOr<SlotId> value = consumable(in(send.getValue()).slot);
+        if (failed(value))
+          return failure();
+        MessageKind kind = getMessageKind(send.getKind());
+        if (!isa<train::RowsType>(send.getValue().getType()))
+          return call(op, kernels::send, Communication{}, *to, kind,
+                      Consumed{*value});
+        FailureOr<SlotId> ids = consumable(rowIds(send.getValue()).slot);
+        if (failed(ids))
+          return failure();
+        return call(op, kernels::sendRows, Communication{}, *to, kind,
+                    Consumed{*ids}, Consumed{*value});
       })
       .Case([&](ps::RecvOp first) -> LogicalResult {
         // The receives that follow go in the same batch.

@@ -150,6 +150,8 @@ buildServerProgram(ps::ServerOp server, ArrayRef<BlockLayout> layout,
     ServerBlockSpec &target = spec.blocks[block->second];
     target.updateKind = static_cast<MessageKind>(update.getKind());
     target.update = spec.updates.size();
+    target.takesRows =
+        isa<train::RowsType>(update.getBody().getArgument(0).getType());
     // The verifier allows one clip by a shared norm per update region.
     for (auto clip : update.getBody().getOps<ps::ClipByGlobalNormOp>())
       target.norm = normIndex.lookup(clip.getNorm());

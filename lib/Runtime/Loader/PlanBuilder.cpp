@@ -127,7 +127,7 @@ std::pair<Out, Out> PlanLowering::outRows(Value value, int64_t maxRows) {
   RankedTensorType table =
       cast<train::RowsType>(value.getType()).getTableType();
   // The verifiers admit only f32 and f64 rows of tables that fit a tensor.
-  DType dtype = *getDType(value.getDefiningOp(), table);
+  DType dtype = *getDType(value.getParentBlock()->getParentOp(), table);
   int64_t rows = std::min(maxRows, table.getDimSize(0));
   SlotId ids = builder.addSlot(DType::I64, rows);
   SlotId values = builder.addSlot(dtype, rows * getShape(table).rowWidth());
@@ -151,6 +151,16 @@ FailureOr<ParamOut> PlanLowering::update(Operation *op,
 LogicalResult PlanLowering::addInputs(Block &block) {
   Operation *owner = block.getParentOp();
   for (BlockArgument argument : block.getArguments()) {
+    // A row-sparse value is fed as its rows, then their ids.
+    if (auto rows = dyn_cast<train::RowsType>(argument.getType())) {
+      RankedTensorType table = rows.getTableType();
+      auto [ids, values] = outRows(argument, table.getDimSize(0));
+      Shape shape = getShape(table);
+      shape[0] = -1;
+      builder.addInput(values.slot, FeedSpec{*getDType(owner, table), shape});
+      builder.addInput(ids.slot, FeedSpec{DType::I64, Shape{-1}});
+      continue;
+    }
     auto type = dyn_cast<RankedTensorType>(argument.getType());
     if (!type)
       return owner->emitOpError("cannot feed a value of type ")
@@ -260,9 +270,17 @@ LogicalResult PlanLowering::lower(Operation *op) {
       })
       // Gradient slots only carry information between passes.
       .Case([&](train::ParamGradOp) { return success(); })
-      .Case([&](train::ScaleOp s) {
+      .Case([&](train::ScaleOp s) -> LogicalResult {
+        if (!isa<train::RowsType>(s.getX().getType()))
+          return call(op, kernels::scale, in(s.getX()), toDouble(s.getFactor()),
+                      out(s.getOut()));
+        // Scaled rows keep their ids, which never change.
+        const Plan::Slot &layout = builder.getSlot(in(s.getX()).slot);
+        SlotId rows = builder.addSlot(layout.dtype, layout.capacity);
+        slots[s.getOut()] = rows;
+        rowIdSlots[s.getOut()] = rowIds(s.getX()).slot;
         return call(op, kernels::scale, in(s.getX()), toDouble(s.getFactor()),
-                    out(s.getOut()));
+                    Out{rows});
       })
       .Case([&](train::MatmulOp m) {
         return call(op, kernels::matmul, in(m.getA()), in(m.getB()),
@@ -425,9 +443,19 @@ LogicalResult PlanLowering::lower(Operation *op) {
                     vectorOf(d.getBoundaries()), vectorOf(d.getValues()),
                     out(d.getLr()));
       })
-      .Case([&](ps::SplitOp s) {
-        return call(op, kernels::splitRows, in(s.getInput()),
-                    vectorOf(s.getSections()), out(s.getOutputs()));
+      .Case([&](ps::SplitOp s) -> LogicalResult {
+        if (!isa<train::RowsType>(s.getInput().getType()))
+          return call(op, kernels::splitRows, in(s.getInput()),
+                      vectorOf(s.getSections()), out(s.getOutputs()));
+        Outs ids, rows;
+        for (Value section : s.getOutputs()) {
+          auto [sectionIds, sectionRows] =
+              outRows(section, getRowCapacity(s.getInput()));
+          ids.slots.push_back(sectionIds.slot);
+          rows.slots.push_back(sectionRows.slot);
+        }
+        return call(op, kernels::splitRowSections, rowIds(s.getInput()),
+                    in(s.getInput()), vectorOf(s.getSections()), ids, rows);
       })
       .Case([&](ps::ConcatOp c) {
         return call(op, kernels::concat, in(c.getInputs()), int64_t(0),

@@ -29,12 +29,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Blocks of f64 values; an update subtracts the received value and
-/// records it.
+/// Blocks of f64 values; an update subtracts the received value (from the
+/// rows it names, when the blocks take rows) and records it.
 class FakeProgram : public ServerProgram {
 public:
-  FakeProgram(int numBlocks, int64_t width, MessageKind kind)
-      : kind_(kind), shape_{width} {
+  FakeProgram(int numBlocks, int64_t width, MessageKind kind,
+              bool takesRows = false)
+      : kind_(kind), shape_{width}, takesRows_(takesRows) {
     for (int i = 0; i < numBlocks; ++i) {
       values_.emplace_back(DType::F64, shape_);
       locks_.push_back(std::make_unique<std::mutex>());
@@ -46,15 +47,17 @@ public:
   MessageKind updateKind(int) const override { return kind_; }
   DType dtype(int) const override { return DType::F64; }
   const Shape &shape(int) const override { return shape_; }
+  bool takesRows(int) const override { return takesRows_; }
 
-  Status update(int block, Tensor &received) override {
+  Status update(int block, Tensor &received, Tensor *rowIds) override {
     if (updating_.fetch_add(1) != 0)
       overlapped_ = true;
     {
       std::lock_guard<std::mutex> lock(*locks_[block]);
       double *value = values_[block].data<double>();
       for (int64_t i = 0; i < received.numel(); ++i)
-        value[i] -= received.data<double>()[i];
+        value[rowIds ? rowIds->data<int64_t>()[i] : i] -=
+            received.data<double>()[i];
       ++updates_;
       lastReceived_ = received.data<double>()[0];
     }
@@ -68,9 +71,9 @@ public:
     return Status::ok();
   }
 
-  double value(int block) {
+  double value(int block, int64_t element = 0) {
     std::lock_guard<std::mutex> lock(*locks_[block]);
-    return values_[block].data<double>()[0];
+    return values_[block].data<double>()[element];
   }
   int updates() const { return updates_; }
   double lastReceived() const { return lastReceived_; }
@@ -80,6 +83,7 @@ public:
 private:
   MessageKind kind_;
   Shape shape_;
+  bool takesRows_;
   std::vector<Tensor> values_;
   std::vector<std::unique_ptr<std::mutex>> locks_;
   std::atomic<int> updating_{0};
@@ -338,6 +342,114 @@ TEST(ParameterServerTest, AsyncNamesASilentTrainer) {
   EXPECT_EQ(served.code(), StatusCode::DeadlineExceeded);
   EXPECT_EQ(served.message(),
             "@ps0 (127.0.0.1:6170): trainer 1 sent nothing for 200 ms");
+}
+
+/// Returns the ids and the values of rows of a rank-1 f64 block.
+std::pair<Tensor, Tensor> rowsOf(std::vector<int64_t> ids,
+                                 std::vector<double> values) {
+  Tensor rowIds(DType::I64, Shape{static_cast<int64_t>(ids.size())});
+  std::copy(ids.begin(), ids.end(), rowIds.data<int64_t>());
+  Tensor rows(DType::F64, Shape{static_cast<int64_t>(values.size())});
+  std::copy(values.begin(), values.end(), rows.data<double>());
+  return {std::move(rowIds), std::move(rows)};
+}
+
+TEST(ParameterServerTest, SyncSumsTrainersRowsAsTheDenseSumWould) {
+  FakeProgram program(1, 5, MessageKind::Grad, /*takesRows=*/true);
+  ParameterServer server(config(SyncMode::Sync, 2), program);
+  InProcessTransport transport({&server});
+  std::thread serving([&] { EXPECT_TRUE(server.serve().isOk()); });
+  // Trainer 1 arrives first; the rows add in trainer order all the same:
+  // (1e16 + 1) - 1e16 is 0 in f64, where (1e16 - 1e16) + 1 is 1.
+  std::vector<std::pair<Tensor, Tensor>> pushed;
+  pushed.push_back(rowsOf({0, 2}, {1e16, 3}));
+  pushed.push_back(rowsOf({0, 3}, {1, 4}));
+  std::vector<std::thread> trainers;
+  startup(transport, 0);
+  startup(transport, 1);
+  for (int t : {1, 0}) {
+    EXPECT_TRUE(transport
+                    .pushRows(0, 0, MessageKind::Grad, pushed[t].first,
+                              pushed[t].second, t, soon())
+                    .isOk());
+  }
+  // A third push of trainer 0 in the same step is refused.
+  auto again = rowsOf({1}, {1});
+  EXPECT_EQ(transport
+                .pushRows(0, 0, MessageKind::Grad, again.first, again.second, 0,
+                          soon())
+                .code(),
+            StatusCode::FailedPrecondition);
+  for (int t : {0, 1})
+    trainers.emplace_back([&, t] {
+      EXPECT_TRUE(transport.sendBarrier(0, t, soon()).isOk());
+      Tensor pulled;
+      EXPECT_TRUE(transport.pull(0, 0, pulled, t, soon()).isOk());
+      EXPECT_TRUE(transport.fetchBarrier(0, t, soon()).isOk());
+      EXPECT_TRUE(transport.complete(0, t, soon()).isOk());
+    });
+  for (std::thread &trainer : trainers)
+    trainer.join();
+  serving.join();
+  double rowZero = 1e16;
+  rowZero += 1;
+  EXPECT_EQ(program.value(0, 0), -rowZero);
+  EXPECT_EQ(program.value(0, 1), 0);
+  EXPECT_EQ(program.value(0, 2), -3);
+  EXPECT_EQ(program.value(0, 3), -4);
+  EXPECT_EQ(program.value(0, 4), 0);
+  EXPECT_EQ(program.updates(), 1);
+  // Ids and rows: two rows of each trainer, 16 bytes each.
+  EXPECT_EQ(server.stats().bytesPushed, 2 * 2 * 16);
+}
+
+TEST(ParameterServerTest, AsyncAppliesRowsOnArrival) {
+  FakeProgram program(1, 4, MessageKind::Grad, /*takesRows=*/true);
+  ParameterServer server(config(SyncMode::Async, 1), program);
+  InProcessTransport transport({&server});
+  auto [ids, rows] = rowsOf({1, 3}, {2, 5});
+  ASSERT_TRUE(
+      transport.pushRows(0, 0, MessageKind::Grad, ids, rows, 0, soon()).isOk());
+  EXPECT_EQ(program.value(0, 1), -2);
+  EXPECT_EQ(program.value(0, 3), -5);
+  EXPECT_EQ(program.value(0, 0), 0);
+  EXPECT_TRUE(server.complete(0).isOk());
+  EXPECT_TRUE(server.serve().isOk());
+}
+
+TEST(ParameterServerTest, RejectsRowsTheBlockDoesNotHave) {
+  FakeProgram program(1, 4, MessageKind::Grad, /*takesRows=*/true);
+  ParameterServer server(config(SyncMode::Async, 1), program);
+  auto push = [&](std::vector<int64_t> ids, std::vector<double> values) {
+    auto [rowIds, rows] = rowsOf(std::move(ids), std::move(values));
+    return server.pushRows(0, MessageKind::Grad, rowIds, rows, 0, soon())
+        .message();
+  };
+  EXPECT_EQ(push({1, 4}, {1, 1}),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent row 4 of block w, which "
+            "has 4 rows");
+  EXPECT_EQ(push({-1}, {1}),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent row -1 of block w, which "
+            "has 4 rows");
+  EXPECT_EQ(push({int64_t(1) << 40}, {1}),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent row 1099511627776 of block "
+            "w, which has 4 rows");
+  EXPECT_EQ(push({2, 2}, {1, 1}),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent the rows of block w out of "
+            "order: row 2 follows row 2");
+  EXPECT_EQ(push({0, 1, 2, 3, 0}, {1, 1, 1, 1, 1}),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent rows of tensor<5xf64> for "
+            "block w of f64 [4]");
+  Tensor whole = filled(4, 1);
+  EXPECT_EQ(server.push(0, MessageKind::Grad, whole, 0, soon()).message(),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent a whole value of block w, "
+            "whose update takes rows");
+  // Nothing was applied.
+  for (int64_t row = 0; row < 4; ++row)
+    EXPECT_EQ(program.value(0, row), 0);
+  EXPECT_EQ(program.updates(), 0);
+  EXPECT_TRUE(server.complete(0).isOk());
+  EXPECT_TRUE(server.serve().isOk());
 }
 
 TEST(ParameterServerTest, RejectsWhatTheBlockDoesNotTake) {

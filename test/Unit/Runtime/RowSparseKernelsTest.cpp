@@ -178,6 +178,56 @@ TYPED_TEST(RowSparseKernelsTest, RowsToDenseWritesTheRowsIntoZeros) {
   this->expectNear(dense, this->table, expected);
 }
 
+TYPED_TEST(RowSparseKernelsTest, SplittingRowsSplitsTheirDenseForm) {
+  // Sections of 4, 1 and 4 rows: the dense form's split, section by
+  // section, holds exactly the rows each section gets, at local ids.
+  const std::vector<int64_t> sections = {4, 1, 4};
+  for (int trial = 0; trial < 20; ++trial) {
+    Tensor lookups = this->randomIds(trial % 7, this->table[0]);
+    Tensor dout = this->random(Shape{trial % 7, 3});
+    Tensor ids(DType::I64, Shape{}), values = this->output();
+    ASSERT_TRUE(kernels::embeddingGradRows(lookups, dout, this->table,
+                                           std::nullopt, ids, values)
+                    .isOk());
+    Tensor dense = this->output();
+    ASSERT_TRUE(kernels::rowsToDense(ids, values, this->table, dense).isOk());
+    std::vector<Tensor> denseParts, partIds, partValues;
+    for (size_t section = 0; section < sections.size(); ++section) {
+      denseParts.push_back(this->output());
+      partIds.emplace_back(DType::I64, Shape{});
+      partValues.push_back(this->output());
+    }
+    auto pointers = [](std::vector<Tensor> &tensors) {
+      std::vector<Tensor *> result;
+      for (Tensor &tensor : tensors)
+        result.push_back(&tensor);
+      return result;
+    };
+    ASSERT_TRUE(
+        kernels::splitRows(dense, sections, pointers(denseParts)).isOk());
+    ASSERT_TRUE(kernels::splitRowSections(ids, values, sections,
+                                          pointers(partIds),
+                                          pointers(partValues))
+                    .isOk());
+    int64_t begin = 0;
+    for (size_t section = 0; section < sections.size(); ++section) {
+      std::set<int64_t> local;
+      for (int64_t id : this->idsOf(ids))
+        if (id >= begin && id < begin + sections[section])
+          local.insert(id - begin);
+      this->expectRowsOf(denseParts[section], local, partIds[section],
+                         partValues[section]);
+      begin += sections[section];
+    }
+  }
+  Tensor bad = idTensor(Shape{1}, {9});
+  Tensor row = this->random(Shape{1, 3});
+  Tensor outIds(DType::I64, Shape{}), outValues = this->output();
+  EXPECT_EQ(kernels::splitRowSections(bad, row, {9}, {&outIds}, {&outValues})
+                .message(),
+            "ps.split: the value holds row 9, outside the table's 9 rows");
+}
+
 TYPED_TEST(RowSparseKernelsTest, MalformedRowsAreErrors) {
   Tensor values = this->random(Shape{2, 3});
   Tensor dense = this->output();

@@ -47,7 +47,7 @@ public:
   MessageKind updateKind(int) const override { return MessageKind::Grad; }
   DType dtype(int) const override { return DType::F64; }
   const Shape &shape(int) const override { return shape_; }
-  Status update(int, Tensor &) override {
+  Status update(int, Tensor &, Tensor *) override {
     return Status::internal("the clipped update ran in one part");
   }
   Status read(int, Tensor &out) override {
@@ -59,7 +59,8 @@ public:
   int numNorms() const override { return 1; }
   std::string_view normName(int) const override { return "@GLOBAL_NORM@"; }
   std::optional<int> clipNorm(int) const override { return 0; }
-  Status beginUpdate(int, Tensor &received, double &squares) override {
+  Status beginUpdate(int, Tensor &received, Tensor *,
+                     double &squares) override {
     pending_.copyFrom(received);
     squares = 0;
     for (int64_t i = 0; i < received.numel(); ++i)
