@@ -4,14 +4,16 @@
 // triple (the same with its head or tail replaced) at least 1 above its
 // positive. The arguments are what `triples:` data feeds: the heads,
 // relations and tails of the batch's triples, then one negative head and
-// tail each. Minimize and train it with
+// tail each. Both tables are sparse: a step's gradient holds only the rows
+// its triples look up, and a job's trainers push only those rows. Minimize
+// and train it with
 //
 //   openks-run docs/examples/transe.mlir --optimizer adam --lr 0.01 \
 //       --steps 500 --batch-size 128 --data triples:train.txt,seed=1
 
 train.program @transe {
-  train.param @entity : tensor<256x32xf32> init #train.uniform<min = -0.1, max = 0.1, seed = 21>
-  train.param @relation : tensor<16x32xf32> init #train.uniform<min = -0.1, max = 0.1, seed = 22>
+  train.param @entity : tensor<256x32xf32> init #train.uniform<min = -0.1, max = 0.1, seed = 21> sparse
+  train.param @relation : tensor<16x32xf32> init #train.uniform<min = -0.1, max = 0.1, seed = 22> sparse
 
   train.step @step(%h: tensor<?xi64>, %r: tensor<?xi64>, %t: tensor<?xi64>,
                    %neg_h: tensor<?xi64>, %neg_t: tensor<?xi64>) -> tensor<f32> {

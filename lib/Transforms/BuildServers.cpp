@@ -131,6 +131,10 @@ ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
   RankedTensorType paramType = update.param.getParameterType();
   RankedTensorType blockType = withRows(paramType, block.rows);
   bool geo = job.getMode() == ps::Mode::Geo;
+  // The gradient of a sparse table arrives as the rows the trainer touched.
+  Type receivedType = blockType;
+  if (!geo && isa<train::RowsType>(update.grad.getType()))
+    receivedType = train::RowsType::get(blockType);
 
   OpBuilder builder(&server.getBody().front(), server.getBody().front().end());
   Location loc = update.optimizer->getLoc();
@@ -138,7 +142,8 @@ ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
       ps::UpdateOp::create(builder, loc, block.name, server.getUpdateKind());
   firstUpdate.try_emplace(server, region);
   firstAfterBlocks.try_emplace(server, region);
-  Block *body = builder.createBlock(&region.getBody(), {}, {blockType}, {loc});
+  Block *body =
+      builder.createBlock(&region.getBody(), {}, {receivedType}, {loc});
   Value incoming = body->getArgument(0);
   auto blockRef = FlatSymbolRefAttr::get(module.getContext(), block.name);
 
@@ -154,7 +159,7 @@ ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
   if (sync && job.getTrainers() > 1) {
     // The average of the trainers' gradients, as Paddle's sum + scale.
     auto average = train::ScaleOp::create(
-        builder, loc, blockType, incoming,
+        builder, loc, receivedType, incoming,
         builder.getF64FloatAttr(1.0 / static_cast<double>(job.getTrainers())));
     train::setRole(average, train::Role::Optimize);
     grad = average;

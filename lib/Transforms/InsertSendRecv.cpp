@@ -70,7 +70,7 @@ private:
     return job.getMode() == ps::Mode::Sync && param.update.globalClip;
   }
 
-  LogicalResult insertSends();
+  void insertSends();
   void moveOptimizerToServers();
   void receiveUpdatedParameters();
   FailureOr<train::StepOp> addStartup();
@@ -120,14 +120,7 @@ Value WorkerBuilder::joinBlocks(OpBuilder &builder, Location loc,
   return ps::ConcatOp::create(builder, loc, blocks);
 }
 
-/// Returns whether `optimizer` leaves a row whose gradient is zero exactly as
-/// it leaves a row it is not given: then a row-sparse gradient pushed dense
-/// updates the servers' blocks as the row-sparse update would.
-static bool ignoresZeroRows(train::OptimizerOpInterface optimizer) {
-  return isa<train::SgdOp, train::AdagradOp>(optimizer);
-}
-
-LogicalResult WorkerBuilder::insertSends() {
+void WorkerBuilder::insertSends() {
   // Sends follow the gradient's producer; several gradients of one producer
   // keep parameter order.
   llvm::DenseMap<Operation *, Operation *> lastInserted;
@@ -143,29 +136,14 @@ LogicalResult WorkerBuilder::insertSends() {
       builder.setInsertionPointAfter(producer);
     else
       builder.setInsertionPointToStart(&body);
+    // A row-sparse gradient splits into the rows of each block, with
+    // block-local ids: only the touched rows travel.
     Location loc = param.update.optimizer->getLoc();
-    // Row-sparse gradients travel dense for now, which only the optimizers
-    // that leave zero rows alone turn into the same update.
-    if (auto rows = dyn_cast<train::RowsType>(grad.getType())) {
-      if (!ignoresZeroRows(param.update.optimizer))
-        return param.update.param.emitError("sparse table @")
-               << param.update.param.getSymName() << " is updated lazily by '"
-               << param.update.optimizer->getName()
-               << "' (only the rows a step looks up), which parameter servers "
-                  "cannot do yet in "
-               << ps::stringifyMode(job.getMode())
-               << " mode: use sgd or adagrad, geo mode, or a dense table";
-      auto dense =
-          train::RowsToDenseOp::create(builder, loc, rows.getTableType(), grad);
-      lastInserted[producer] = dense;
-      grad = dense;
-    }
     for (auto [part, remote] :
          llvm::zip(splitIntoBlocks(builder, loc, grad, param), param.blocks))
       lastInserted[producer] = ps::SendOp::create(
           builder, loc, part, ps::MessageKind::Grad, remote.symbol);
   }
-  return success();
 }
 
 void WorkerBuilder::moveOptimizerToServers() {
@@ -337,8 +315,7 @@ LogicalResult WorkerBuilder::build() {
   if (job.getMode() == ps::Mode::Geo) {
     geoPush = addGeoPush();
   } else {
-    if (failed(insertSends()))
-      return failure();
+    insertSends();
     moveOptimizerToServers();
     receiveUpdatedParameters();
   }

@@ -178,7 +178,7 @@ ps.server @s endpoint "127.0.0.1:6170" fan_in -1 mode sync {
 
 ps.server @s endpoint "127.0.0.1:6170" fan_in 1 mode sync {
   ps.block @w : tensor<4xf32> init #train.constant<0.0>
-  // expected-error @+1 {{region must take exactly one ranked tensor: the received value}}
+  // expected-error @+1 {{region must take exactly one ranked tensor or row-sparse value: the received value}}
   "ps.update"() <{block = @w, kind = 0 : i32}> ({
   ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
   }) : () -> ()

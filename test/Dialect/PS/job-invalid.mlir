@@ -893,3 +893,35 @@ module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127
     ps.block @v.block1 : tensor<2x2xf32> of @v : tensor<4x2xf32> rows [2, 4) init #train.constant<0.0> frozen
   }
 }
+
+// -----
+
+// Tests that a block's update takes the kind of value the worker sends it:
+// the rows of a sparse table here, but a whole block on the server.
+module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127.0.0.1:6170"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
+  ps.worker @w main @step startup @startup {
+    train.param @t : tensor<10x2xf32> init #train.constant<0.0>
+    train.step @step(%ids: tensor<?xi64>, %d: tensor<?x2xf32>) {
+      %g = train.embedding_grad %ids, %d : (tensor<?xi64>, tensor<?x2xf32>) -> !train.rows<tensor<10x2xf32>>
+      // expected-error @+1 {{sends '!train.rows<tensor<10x2xf32>>' to @ps0::@t, whose update region receives 'tensor<10x2xf32>'}}
+      ps.send grad %g to @ps0::@t : !train.rows<tensor<10x2xf32>>
+      ps.send_barrier [@ps0]
+      %t = ps.recv @ps0::@t : tensor<10x2xf32>
+      ps.fetch_barrier [@ps0]
+      train.write %t to @t : tensor<10x2xf32>
+      train.yield
+    }
+    train.step @startup() {
+      %t = ps.recv @ps0::@t : tensor<10x2xf32>
+      ps.fetch_barrier [@ps0]
+      train.write %t to @t : tensor<10x2xf32>
+      train.yield
+    }
+  }
+  ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+    ps.block @t : tensor<10x2xf32> init #train.constant<0.0>
+    ps.update @t on grad (%g: tensor<10x2xf32>) {
+      train.write %g to @t : tensor<10x2xf32>
+    }
+  }
+}

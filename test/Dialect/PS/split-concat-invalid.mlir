@@ -98,3 +98,27 @@ train.program @p {
     train.yield
   }
 }
+
+// -----
+
+train.program @p {
+  train.step @s(%ids: tensor<?xi64>, %d: tensor<?x3xf32>) {
+    %r = train.embedding_grad %ids, %d : (tensor<?xi64>, tensor<?x3xf32>) -> !train.rows<tensor<10x3xf32>>
+    // expected-error @+2 {{sections cover 9 rows, but the input has 10}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %a, %b = ps.split %r rows [5, 4] : !train.rows<tensor<10x3xf32>> -> !train.rows<tensor<5x3xf32>>, !train.rows<tensor<4x3xf32>>
+    train.yield
+  }
+}
+
+// -----
+
+train.program @p {
+  train.step @s(%ids: tensor<?xi64>, %d: tensor<?x3xf32>) {
+    %r = train.embedding_grad %ids, %d : (tensor<?xi64>, tensor<?x3xf32>) -> !train.rows<tensor<10x3xf32>>
+    // expected-error @+2 {{inferred type(s) '!train.rows<tensor<6x3xf32>>', '!train.rows<tensor<4x3xf32>>' are incompatible with return type(s) of operation 'tensor<6x3xf32>', 'tensor<4x3xf32>'}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %a, %b = ps.split %r rows [6, 4] : !train.rows<tensor<10x3xf32>> -> tensor<6x3xf32>, tensor<4x3xf32>
+    train.yield
+  }
+}

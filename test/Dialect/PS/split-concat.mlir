@@ -8,6 +8,7 @@
 // CHECK: ps.split %{{.*}} rows [2501, 2501, 2501, 2498] : tensor<10001x7xf32> -> tensor<2501x7xf32>, tensor<2501x7xf32>, tensor<2501x7xf32>, tensor<2498x7xf32>
 // CHECK: ps.split %{{.*}} rows [33334, 33334, 33332] : tensor<100000xf32> -> tensor<33334xf32>, tensor<33334xf32>, tensor<33332xf32>
 // CHECK: ps.split %{{.*}} rows [3] : tensor<?x4xf32> -> tensor<3x4xf32>
+// CHECK: ps.split %{{.*}} rows [6, 4] : !train.rows<tensor<10x3xf32>> -> !train.rows<tensor<6x3xf32>>, !train.rows<tensor<4x3xf32>>
 train.program @p {
   train.step @split_concat(%g: tensor<784x256xf32>, %e: tensor<10001x7xf32>, %v: tensor<100000xf32>, %d: tensor<?x4xf32>) {
     %g0, %g1 = ps.split %g rows [392, 392] : tensor<784x256xf32> -> tensor<392x256xf32>, tensor<392x256xf32>
@@ -17,6 +18,12 @@ train.program @p {
     %v0, %v1, %v2 = ps.split %v rows [33334, 33334, 33332]
         : tensor<100000xf32> -> tensor<33334xf32>, tensor<33334xf32>, tensor<33332xf32>
     %d0 = ps.split %d rows [3] : tensor<?x4xf32> -> tensor<3x4xf32>
+    train.yield
+  }
+  train.step @split_rows(%ids: tensor<?xi64>, %d: tensor<?x3xf32>) {
+    %r = train.embedding_grad %ids, %d : (tensor<?xi64>, tensor<?x3xf32>) -> !train.rows<tensor<10x3xf32>>
+    %r0, %r1 = ps.split %r rows [6, 4]
+        : !train.rows<tensor<10x3xf32>> -> !train.rows<tensor<6x3xf32>>, !train.rows<tensor<4x3xf32>>
     train.yield
   }
 }

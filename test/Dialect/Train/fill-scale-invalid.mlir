@@ -33,7 +33,7 @@ train.program @p {
 
 train.program @p {
   train.step @s(%x: tensor<4xi64>) {
-    // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or 64-bit float values}}
+    // expected-error @+1 {{operand #0 must be float tensor or row-sparse value, but got 'tensor<4xi64>'}}
     %y = train.scale %x by 2.0 : tensor<4xi64>
     train.yield
   }

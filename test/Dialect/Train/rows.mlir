@@ -11,6 +11,7 @@
 // CHECK: train.embedding_pool_grad mean %{{.*}}, %{{.*}}, %{{.*}} {padding_idx = 0 : i64} : (tensor<?xi64>, tensor<?xi64>, tensor<?x16xf32>) -> !train.rows<tensor<1000x16xf32>>
 // CHECK: %[[SUM:.*]] = train.merge_rows %{{.*}}, %{{.*}} : !train.rows<tensor<1000x16xf32>>
 // CHECK: train.rows_to_dense %[[SUM]] : !train.rows<tensor<1000x16xf32>> -> tensor<1000x16xf32>
+// CHECK: train.scale %[[SUM]] by 5.000000e-01 : !train.rows<tensor<1000x16xf32>>
 // CHECK: train.param_grad @table, %[[SUM]] : !train.rows<tensor<1000x16xf32>>
 // CHECK: train.adagrad @table, %[[SUM]], %{{.*}} moment @table.moment : !train.rows<tensor<1000x16xf32>>, tensor<f32>
 // BYTECODE: train.merge_rows %{{.*}}, %{{.*}} : !train.rows<tensor<1000x16xf32>>
@@ -27,6 +28,7 @@ train.program @rows {
     %sum = train.merge_rows %a, %b : !train.rows<tensor<1000x16xf32>>
     %dense = train.rows_to_dense %sum
         : !train.rows<tensor<1000x16xf32>> -> tensor<1000x16xf32>
+    %half = train.scale %sum by 0.5 : !train.rows<tensor<1000x16xf32>>
     train.param_grad @table, %sum : !train.rows<tensor<1000x16xf32>>
     train.adagrad @table, %sum, %lr moment @table.moment
         : !train.rows<tensor<1000x16xf32>>, tensor<f32>

@@ -201,6 +201,12 @@ LogicalResult JobVerifier::verifySends(StepTraffic &step) {
              << send.getTarget() << ", but server @"
              << send.getTarget().getRootReference().getValue()
              << " has no update region for the block";
+    // A block's update takes either whole values or row-sparse ones.
+    Type received = update.getBody().getArgument(0).getType();
+    if (send.getValue().getType() != received)
+      return send.emitOpError("sends ")
+             << send.getValue().getType() << " to " << send.getTarget()
+             << ", whose update region receives " << received;
     fed.insert(update);
   }
   return success();

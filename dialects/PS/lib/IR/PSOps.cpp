@@ -37,7 +37,10 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  // A row-sparse value splits into row-sparse values of its table's
+  // sections.
+  bool sparse = isa<train::RowsType>(adaptor.getInput().getType());
+  RankedTensorType input = train::getDenseType(adaptor.getInput().getType());
   ArrayRef<int64_t> sections = adaptor.getSections();
   if (input.getRank() < 1)
     return emitOptionalError(loc, "cannot split a rank-0 tensor into rows");
@@ -59,9 +62,10 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "sections cover ", total,
                              " rows, but the input has ", inputRows);
   SmallVector<int64_t> shape(input.getShape());
-  for (int64_t rows : sections) {
-    shape[0] = rows;
-    inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  for (int64_t sectionRows : sections) {
+    shape[0] = sectionRows;
+    auto section = RankedTensorType::get(shape, input.getElementType());
+    inferred.push_back(sparse ? Type(train::RowsType::get(section)) : section);
   }
   return success();
 }
@@ -122,7 +126,7 @@ static FailureOr<BlockOp> lookupBlock(Operation *op, SymbolRefAttr ref,
     return op->emitOpError("refers to ")
            << ref << ", but server @" << server->getSymName()
            << " holds no block " << name;
-  if (block.getParameterType() != type)
+  if (block.getParameterType() != train::getDenseType(type))
     return op->emitOpError("has type ")
            << type << ", but block " << ref << " has type "
            << block.getParameterType();
@@ -384,9 +388,10 @@ void UpdateOp::print(OpAsmPrinter &printer) {
 
 LogicalResult UpdateOp::verify() {
   if (getBody().getNumArguments() != 1 ||
-      !isa<RankedTensorType>(getBody().getArgument(0).getType()))
-    return emitOpError("region must take exactly one ranked tensor: the "
-                       "received value");
+      !isa<RankedTensorType, train::RowsType>(
+          getBody().getArgument(0).getType()))
+    return emitOpError("region must take exactly one ranked tensor or "
+                       "row-sparse value: the received value");
   if (getKind() == MessageKind::Param)
     return emitOpError("runs on gradients or deltas, not on parameters");
   auto clips = getBody().getOps<ClipByGlobalNormOp>();
@@ -405,7 +410,7 @@ LogicalResult UpdateOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError("refers to ")
            << getBlockAttr() << ", which is not a 'ps.block' of this server";
   Type received = getBody().getArgument(0).getType();
-  if (received != block.getParameterType())
+  if (train::getDenseType(received) != block.getParameterType())
     return emitOpError("received value type ")
            << received << " does not match block " << getBlockAttr()
            << " of type " << block.getParameterType();

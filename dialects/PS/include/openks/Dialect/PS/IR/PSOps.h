@@ -17,6 +17,7 @@
 
 #include "openks/Dialect/PS/IR/PSDialect.h"
 #include "openks/Dialect/Train/IR/TrainInterfaces.h"
+#include "openks/Dialect/Train/IR/TrainTypes.h"
 #include <string>
 #include <vector>
 

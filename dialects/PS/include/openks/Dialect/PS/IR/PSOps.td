@@ -13,23 +13,43 @@ include "openks/Dialect/Train/IR/TrainInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
+/// The train dialect's row-sparse value (`!train.rows`); TrainTypes.td is
+/// not included, as it would bring the train dialect's enums along.
+def PS_Rows : Type<CPred<"::llvm::isa<::openks::train::RowsType>($_self)">,
+                   "row-sparse value", "::openks::train::RowsType">;
+
+/// What a worker splits and sends: a tensor, or the row-sparse gradient of
+/// a sparse table.
+def PS_Value : AnyTypeOf<[AnyRankedTensor, PS_Rows],
+                         "ranked tensor or row-sparse value">;
+
 //===----------------------------------------------------------------------===//
 // Slicing
 //===----------------------------------------------------------------------===//
 
 def PS_SplitOp : PS_PureOp<"split", [InferTypeOpAdaptor]> {
-  let summary = "Splits a tensor into row sections.";
+  let summary = "Splits a tensor or a row-sparse value into row sections.";
   let description = [{
     Section `i` takes the next `sections[i]` rows (Paddle's `split_byref`).
     The sections must cover the rows exactly when the row count is static.
 
+    A row-sparse value (`!train.rows`) of a table splits into row-sparse
+    values of the sections: each row goes to the section its id falls in,
+    with its id made local to the section (the id minus the section's first
+    row), in the same order. This is how a worker routes the touched rows
+    of a sparse table to the servers that own them (Paddle's
+    `split_selected_rows`).
+
     ```mlir
     %g0, %g1 = ps.split %dw rows [392, 392]
         : tensor<784x256xf32> -> tensor<392x256xf32>, tensor<392x256xf32>
+    %e0, %e1 = ps.split %demb rows [500, 500]
+        : !train.rows<tensor<1000x16xf32>>
+        -> !train.rows<tensor<500x16xf32>>, !train.rows<tensor<500x16xf32>>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$sections);
-  let results = (outs Variadic<AnyRankedTensor>:$outputs);
+  let arguments = (ins PS_Value:$input, DenseI64ArrayAttr:$sections);
+  let results = (outs Variadic<PS_Value>:$outputs);
   let assemblyFormat = [{
     $input `rows` $sections attr-dict `:` type($input) `->` type($outputs)
   }];
@@ -61,15 +81,18 @@ def PS_SendOp : PS_CommunicationOp<"send", [
   let summary = "Sends a gradient or a GEO delta of one block to its server.";
   let description = [{
     `target` names the server and the block, `@server::@block`; the value
-    has the block's type, and the server has an update region of the same
-    kind for the block. A gradient (`grad`) is sent by the worker's main
-    step, a GEO delta (`delta`) by its GEO push step.
+    has the block's type, or is a row-sparse value of it whose ids are the
+    block's own rows, and the server has an update region of the same kind
+    for the block, which receives the value's type. A gradient (`grad`) is
+    sent by the worker's main step, a GEO delta (`delta`) by its GEO push
+    step. A row-sparse value travels as its ids and rows only.
 
     ```mlir
     ps.send grad %g0 to @ps1::@fc1.w.block0 : tensor<392x256xf32>
+    ps.send grad %e1 to @ps1::@emb.block1 : !train.rows<tensor<500x16xf32>>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$value, PS_MessageKind:$kind,
+  let arguments = (ins PS_Value:$value, PS_MessageKind:$kind,
                        SymbolRefAttr:$target);
   let assemblyFormat = [{
     $kind $value `to` $target attr-dict `:` type($value)
@@ -362,7 +385,10 @@ def PS_UpdateOp : PS_Op<"update", [
     gradient (`grad`) in sync, async and half-async mode, a GEO delta
     (`delta`) in geo mode. In sync mode it runs once per step on the sum of
     all trainers' gradients, otherwise on every arrival. Its one argument
-    is that value, with the block's type. A sync region may pause once, at
+    is that value, with the block's type or, for the row-sparse gradient of
+    a sparse table, `!train.rows` of it: in sync mode the server then sums
+    the trainers' rows in trainer order, a row at a time, which gives the
+    rows of the dense sum exactly. A sync region may pause once, at
     a `ps.clip_by_global_norm`, for a norm the servers share.
 
     ```mlir

@@ -224,15 +224,17 @@ def Train_ScaleOp : Train_PureOp<"scale", [
   let summary = "Multiplies every element by a constant factor.";
   let description = [{
     `out = factor * x` (Paddle's `scale` with `bias = 0`). A server in sync
-    mode averages the summed gradients of its trainers with it. It is its own
-    gradient rule: `dx = scale(dout, factor)`.
+    mode averages the summed gradients of its trainers with it; a row-sparse
+    value scales its rows and keeps its ids. It is its own gradient rule:
+    `dx = scale(dout, factor)`.
 
     ```mlir
     %avg = train.scale %sum by 5.000000e-01 : tensor<392x256xf32>
+    %rows = train.scale %demb by 5.000000e-01 : !train.rows<tensor<500x16xf32>>
     ```
   }];
-  let arguments = (ins Train_FloatTensor:$x, F64Attr:$factor);
-  let results = (outs Train_FloatTensor:$out);
+  let arguments = (ins Train_Gradient:$x, F64Attr:$factor);
+  let results = (outs Train_Gradient:$out);
   let assemblyFormat = "$x `by` $factor attr-dict `:` type($x)";
 }
 
