@@ -32,6 +32,7 @@ module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127
       train.yield %a, %b : tensor<2x2xf32>, tensor<2x2xf32>
     }
     train.step @startup() {
+      ps.fetch_barrier [@ps0]
       train.yield
     }
   }

@@ -925,3 +925,64 @@ module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127
     }
   }
 }
+
+// -----
+
+// Tests that a sync startup passes the fetch barrier of every server the
+// main step sends to, though it pulls nothing from it: the server opens
+// its first step once every trainer has.
+module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127.0.0.1:6170"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
+  ps.worker @w main @step startup @startup {
+    train.step @step(%ids: tensor<?xi64>, %d: tensor<?x2xf32>) {
+      %need = ps.route_ids %ids for @t rows [10] : tensor<?xi64> -> tensor<?xi64>
+      %rows = ps.prefetch %need from @ps0::@t : tensor<?xi64> -> !train.rows<tensor<10x2xf32>>
+      %e = train.embedding %rows, %ids : (!train.rows<tensor<10x2xf32>>, tensor<?xi64>) -> tensor<?x2xf32>
+      %g = train.embedding_grad %ids, %e : (tensor<?xi64>, tensor<?x2xf32>) -> !train.rows<tensor<10x2xf32>>
+      ps.send grad %g to @ps0::@t : !train.rows<tensor<10x2xf32>>
+      ps.send_barrier [@ps0]
+      ps.fetch_barrier [@ps0]
+      train.yield
+    }
+    // expected-error @+1 {{is the startup step of a worker in sync mode and receives from @ps0, so it needs a 'ps.fetch_barrier' over them}}
+    train.step @startup() {
+      train.yield
+    }
+  }
+  ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+    ps.block @t : tensor<10x2xf32> init #train.constant<0.0>
+    ps.update @t on grad (%g: !train.rows<tensor<10x2xf32>>) {
+      %lr = train.fill 0.1 : tensor<f32>
+      train.sgd @t, %g, %lr : !train.rows<tensor<10x2xf32>>, tensor<f32>
+    }
+  }
+}
+
+// -----
+
+// Tests that a prefetch reads before the step's send barrier, while no
+// server updates.
+module attributes {ps.job = #ps.job<mode = sync, trainers = 1, endpoints = ["127.0.0.1:6170"], slice_var_up = true, split_method = round_robin, min_block_size = 8192, geo_push_steps = 100>} {
+  ps.worker @w main @step startup @startup {
+    train.step @step(%ids: tensor<?xi64>, %d: tensor<?x2xf32>) {
+      %g = train.embedding_grad %ids, %d : (tensor<?xi64>, tensor<?x2xf32>) -> !train.rows<tensor<10x2xf32>>
+      ps.send grad %g to @ps0::@t : !train.rows<tensor<10x2xf32>>
+      ps.send_barrier [@ps0]
+      %need = ps.route_ids %ids for @t rows [10] : tensor<?xi64> -> tensor<?xi64>
+      // expected-error @+1 {{comes after the step's 'ps.send_barrier', so it could read rows in the middle of the step's update}}
+      %rows = ps.prefetch %need from @ps0::@t : tensor<?xi64> -> !train.rows<tensor<10x2xf32>>
+      ps.fetch_barrier [@ps0]
+      train.yield
+    }
+    train.step @startup() {
+      ps.fetch_barrier [@ps0]
+      train.yield
+    }
+  }
+  ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+    ps.block @t : tensor<10x2xf32> init #train.constant<0.0>
+    ps.update @t on grad (%g: !train.rows<tensor<10x2xf32>>) {
+      %lr = train.fill 0.1 : tensor<f32>
+      train.sgd @t, %g, %lr : !train.rows<tensor<10x2xf32>>, tensor<f32>
+    }
+  }
+}

@@ -38,6 +38,7 @@ struct StepTraffic {
   StringRef role;
   SmallVector<SendOp> sends;
   SmallVector<RecvOp> recvs;
+  SmallVector<PrefetchOp> prefetches;
   SmallVector<SendBarrierOp> sendBarriers;
   SmallVector<FetchBarrierOp> fetchBarriers;
   SmallVector<ReduceNormOp> normReductions;
@@ -143,7 +144,8 @@ LogicalResult JobVerifier::collectTraffic(WorkerSteps steps) {
     byStep[step.step] = &step;
 
   WalkResult result = worker.walk([&](Operation *op) {
-    if (!isa<SendOp, RecvOp, SendBarrierOp, FetchBarrierOp, ReduceNormOp>(op))
+    if (!isa<SendOp, RecvOp, PrefetchOp, SendBarrierOp, FetchBarrierOp,
+             ReduceNormOp>(op))
       return WalkResult::advance();
     auto step = op->getParentOfType<train::StepOp>();
     StepTraffic *owner = byStep.lookup(step);
@@ -156,6 +158,8 @@ LogicalResult JobVerifier::collectTraffic(WorkerSteps steps) {
       owner->sends.push_back(send);
     else if (auto recv = dyn_cast<RecvOp>(op))
       owner->recvs.push_back(recv);
+    else if (auto prefetch = dyn_cast<PrefetchOp>(op))
+      owner->prefetches.push_back(prefetch);
     else if (auto barrier = dyn_cast<SendBarrierOp>(op))
       owner->sendBarriers.push_back(barrier);
     else if (auto reduction = dyn_cast<ReduceNormOp>(op))
@@ -284,7 +288,19 @@ verifyBarrierSet(StepTraffic &step, ArrayRef<BarrierT> barriers, bool required,
 LogicalResult JobVerifier::verifyBarriers(StepTraffic &step) {
   BarrierRule rule = getBarrierRule(step.role);
   SmallVector<StringAttr> sentTo = targetServers<SendOp>(step.sends);
+  // A sync step's fetch barrier also lets the servers it prefetched from
+  // move on, and a sync startup's every server the main step sends to
+  // (which opens its first step), whether or not the startup pulls from it.
   SmallVector<StringAttr> receivedFrom = targetServers<RecvOp>(step.recvs);
+  SmallVector<StringAttr> alsoFetched =
+      targetServers<PrefetchOp>(step.prefetches);
+  if (step.role == "startup" && job.getMode() == Mode::Sync)
+    for (StepTraffic &other : traffic)
+      if (other.role == "main")
+        llvm::append_range(alsoFetched, targetServers<SendOp>(other.sends));
+  for (StringAttr server : alsoFetched)
+    if (!llvm::is_contained(receivedFrom, server))
+      receivedFrom.push_back(server);
   if (failed(verifyBarrierSet<SendBarrierOp>(step, step.sendBarriers,
                                              rule.afterSends, sentTo,
                                              "sends to", job.getMode())) ||
@@ -306,6 +322,11 @@ LogicalResult JobVerifier::verifyBarriers(StepTraffic &step) {
         return recv.emitOpError("comes before the step's "
                                 "'ps.send_barrier', so it would read the "
                                 "block before the step's update");
+    for (PrefetchOp prefetch : step.prefetches)
+      if (barrier->isBeforeInBlock(prefetch))
+        return prefetch.emitOpError("comes after the step's "
+                                    "'ps.send_barrier', so it could read "
+                                    "rows in the middle of the step's update");
   }
   if (!step.fetchBarriers.empty()) {
     FetchBarrierOp barrier = step.fetchBarriers.front();

@@ -33,17 +33,10 @@ static LogicalResult verifyEndpoint(Operation *op, StringRef endpoint) {
 // Slicing
 //===----------------------------------------------------------------------===//
 
-LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
-                                        std::optional<Location> loc,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &inferred) {
-  // A row-sparse value splits into row-sparse values of its table's
-  // sections.
-  bool sparse = isa<train::RowsType>(adaptor.getInput().getType());
-  RankedTensorType input = train::getDenseType(adaptor.getInput().getType());
-  ArrayRef<int64_t> sections = adaptor.getSections();
-  if (input.getRank() < 1)
-    return emitOptionalError(loc, "cannot split a rank-0 tensor into rows");
+/// Checks row sections (at least one, each positive) and returns the rows
+/// they cover.
+static FailureOr<int64_t> getSectionsTotal(std::optional<Location> loc,
+                                           ArrayRef<int64_t> sections) {
   if (sections.empty())
     return emitOptionalError(loc, "needs at least one section");
   int64_t total = 0;
@@ -57,9 +50,26 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
                                std::numeric_limits<int64_t>::max(), " rows");
     total = *sum;
   }
+  return total;
+}
+
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  // A row-sparse value splits into row-sparse values of its table's
+  // sections.
+  bool sparse = isa<train::RowsType>(adaptor.getInput().getType());
+  RankedTensorType input = train::getDenseType(adaptor.getInput().getType());
+  ArrayRef<int64_t> sections = adaptor.getSections();
+  if (input.getRank() < 1)
+    return emitOptionalError(loc, "cannot split a rank-0 tensor into rows");
+  FailureOr<int64_t> total = getSectionsTotal(loc, sections);
+  if (failed(total))
+    return failure();
   int64_t inputRows = input.getDimSize(0);
-  if (!ShapedType::isDynamic(inputRows) && total != inputRows)
-    return emitOptionalError(loc, "sections cover ", total,
+  if (!ShapedType::isDynamic(inputRows) && *total != inputRows)
+    return emitOptionalError(loc, "sections cover ", *total,
                              " rows, but the input has ", inputRows);
   SmallVector<int64_t> shape(input.getShape());
   for (int64_t sectionRows : sections) {
@@ -74,11 +84,34 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
+  // Row-sparse sections give a row-sparse whole.
+  size_t sparse = llvm::count_if(adaptor.getInputs().getTypes(),
+                                 llvm::IsaPred<train::RowsType>);
+  if (sparse != 0 && sparse != adaptor.getInputs().size())
+    return emitOptionalError(loc, "cannot concatenate row-sparse values with "
+                                  "tensors");
+  SmallVector<Type> sections;
+  for (Type type : adaptor.getInputs().getTypes())
+    sections.push_back(train::getDenseType(type));
   FailureOr<RankedTensorType> type =
-      train::inferConcatType(loc, adaptor.getInputs().getTypes(), /*axis=*/0);
+      train::inferConcatType(loc, sections, /*axis=*/0);
   if (failed(type))
     return failure();
-  inferred.push_back(*type);
+  inferred.push_back(sparse ? Type(train::RowsType::get(*type)) : *type);
+  return success();
+}
+
+LogicalResult RouteIdsOp::inferReturnTypes(MLIRContext *context,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  if (adaptor.getIds().empty())
+    return emitOptionalError(loc, "needs at least one id tensor");
+  if (failed(getSectionsTotal(loc, adaptor.getSections())))
+    return failure();
+  auto ids = RankedTensorType::get({ShapedType::kDynamic},
+                                   IntegerType::get(context, 64));
+  inferred.append(adaptor.getSections().size(), ids);
   return success();
 }
 
@@ -142,6 +175,13 @@ LogicalResult SendOp::verify() {
 
 LogicalResult SendOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
   return lookupBlock(*this, getTarget(), getValue().getType(), symbolTables);
+}
+
+LogicalResult PrefetchOp::verify() { return verifyInWorker(*this); }
+
+LogicalResult
+PrefetchOp::verifySymbolUses(SymbolTableCollection &symbolTables) {
+  return lookupBlock(*this, getSource(), getValue().getType(), symbolTables);
 }
 
 LogicalResult RecvOp::verify() { return verifyInWorker(*this); }

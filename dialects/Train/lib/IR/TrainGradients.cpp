@@ -21,6 +21,9 @@ using namespace openks::train;
 /// Returns the type of the gradient a lookup gives `table`: row-sparse when
 /// the table is read from a parameter marked `sparse`, else the table's type.
 static Type getTableGradientType(Value table) {
+  // Rows a worker prefetched: the gradient holds rows of the same table.
+  if (auto rows = dyn_cast<RowsType>(table.getType()))
+    return rows;
   auto type = cast<RankedTensorType>(table.getType());
   auto read = table.getDefiningOp<ReadOp>();
   if (!read)

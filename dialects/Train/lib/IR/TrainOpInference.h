@@ -14,6 +14,7 @@
 #define OPENKS_DIALECTS_TRAIN_LIB_IR_TRAINOPINFERENCE_H
 
 #include "openks/Dialect/Train/IR/TrainTypeInference.h"
+#include "openks/Dialect/Train/IR/TrainTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
@@ -24,6 +25,12 @@ namespace openks::train::detail {
 /// Returns operand `value`'s ranked tensor type (guaranteed by ODS).
 inline mlir::RankedTensorType tensorType(mlir::Value value) {
   return llvm::cast<mlir::RankedTensorType>(value.getType());
+}
+
+/// Returns the tensor type of a lookup's table operand `value`: a tensor, or
+/// the table a row-sparse value holds rows of (guaranteed by ODS).
+inline mlir::RankedTensorType tableType(mlir::Value value) {
+  return getDenseType(value.getType());
 }
 
 /// Appends an inferred type, or fails.

@@ -250,7 +250,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
 LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
-  return pushInferred(inferEmbeddingType(loc, tensorType(adaptor.getTable()),
+  return pushInferred(inferEmbeddingType(loc, tableType(adaptor.getTable()),
                                          tensorType(adaptor.getIds()),
                                          adaptor.getPaddingIdx()),
                       inferred);

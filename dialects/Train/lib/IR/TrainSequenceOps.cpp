@@ -42,7 +42,7 @@ EmbeddingPoolOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                                   SmallVectorImpl<Type> &inferred) {
   return pushInferred(
       inferEmbeddingPoolType(
-          loc, tensorType(adaptor.getTable()), tensorType(adaptor.getIds()),
+          loc, tableType(adaptor.getTable()), tensorType(adaptor.getIds()),
           tensorType(adaptor.getLengths()), adaptor.getPaddingIdx()),
       inferred);
 }

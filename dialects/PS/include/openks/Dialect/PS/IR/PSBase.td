@@ -76,6 +76,9 @@ class PS_CommunicationOp<string mnemonic, list<Trait> traits = []>
 
 /// A ranked tensor of floats: a gradient or a parameter block.
 def PS_FloatTensor : RankedTensorOf<[F32, F64]>;
+/// Ids a step looks up, of any shape, and a list of row ids.
+def PS_IdTensor : RankedTensorOf<[I64]>;
+def PS_IdVector : 1DTensorOf<[I64]>;
 
 //===----------------------------------------------------------------------===//
 // Enums

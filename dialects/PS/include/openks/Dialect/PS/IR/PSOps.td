@@ -59,16 +59,47 @@ def PS_ConcatOp : PS_PureOp<"concat", [InferTypeOpAdaptor]> {
   let summary = "Concatenates row sections back into one tensor.";
   let description = [{
     The inverse of `ps.split`: the inputs are stacked along dimension 0.
+    Row-sparse values of the sections give the row-sparse value of the
+    whole, each id offset by its section's first row.
 
     ```mlir
     %w = ps.concat %p0, %p1
         : tensor<392x256xf32>, tensor<392x256xf32> -> tensor<784x256xf32>
+    %e = ps.concat %r0, %r1
+        : !train.rows<tensor<500x16xf32>>, !train.rows<tensor<500x16xf32>>
+        -> !train.rows<tensor<1000x16xf32>>
     ```
   }];
-  let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
-  let results = (outs AnyRankedTensor:$output);
+  let arguments = (ins Variadic<PS_Value>:$inputs);
+  let results = (outs PS_Value:$output);
   let assemblyFormat = [{
     $inputs attr-dict `:` type($inputs) `->` type($output)
+  }];
+}
+
+def PS_RouteIdsOp : PS_PureOp<"route_ids", [InferTypeOpAdaptor]> {
+  let summary = "Routes the ids a step looks up to the blocks of a table.";
+  let description = [{
+    Gathers the distinct ids of every `ids` operand (of any shape), which
+    must lie in the rows of the sparse table `table`, and splits them by
+    the table's row sections as `ps.split` does: result `i` holds, in
+    ascending order, the ids in section `i`, made local to it (minus the
+    section's first row). A worker fetches exactly these rows of each
+    block (`ps.prefetch`), once each however often the step looks them up.
+    An id outside the table is an error that names the op, the table and
+    the id.
+
+    ```mlir
+    %b0, %b1 = ps.route_ids %h, %t for @entity rows [128, 128]
+        : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64>, tensor<?xi64>
+    ```
+  }];
+  let arguments = (ins Variadic<PS_IdTensor>:$ids, FlatSymbolRefAttr:$table,
+                       DenseI64ArrayAttr:$sections);
+  let results = (outs Variadic<PS_IdVector>:$local_ids);
+  let assemblyFormat = [{
+    $ids `for` $table `rows` $sections attr-dict `:` type($ids) `->`
+    type($local_ids)
   }];
 }
 
@@ -102,6 +133,37 @@ def PS_SendOp : PS_CommunicationOp<"send", [
     /// Returns the server the value goes to.
     ::mlir::FlatSymbolRefAttr getServerAttr() {
       return ::mlir::FlatSymbolRefAttr::get(getTarget().getRootReference());
+    }
+  }];
+}
+
+def PS_PrefetchOp : PS_CommunicationOp<"prefetch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Fetches some rows of one block from its server.";
+  let description = [{
+    `source` names the server and the block, `@server::@block`; `rows` are
+    block-local row ids, distinct and ascending (`ps.route_ids`). The
+    result holds those rows' current values: a row-sparse value of the
+    block's type. Only the rows travel, and the server reads each under
+    the block's lock, so a row is never torn by a concurrent update. In a
+    sync step it reads the values the previous step's updates left; the
+    step's fetch barrier lists the server (Paddle's remote prefetch).
+
+    ```mlir
+    %r1 = ps.prefetch %b1 from @ps1::@entity.block1
+        : tensor<?xi64> -> !train.rows<tensor<128x32xf32>>
+    ```
+  }];
+  let arguments = (ins PS_IdVector:$rows, SymbolRefAttr:$source);
+  let results = (outs PS_Rows:$value);
+  let assemblyFormat = [{
+    $rows `from` $source attr-dict `:` type($rows) `->` qualified(type($value))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Returns the server the rows come from.
+    ::mlir::FlatSymbolRefAttr getServerAttr() {
+      return ::mlir::FlatSymbolRefAttr::get(getSource().getRootReference());
     }
   }];
 }

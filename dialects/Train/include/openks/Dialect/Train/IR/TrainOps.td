@@ -461,13 +461,18 @@ def Train_EmbeddingOp : Train_InferredOp<"embedding", [
   let description = [{
     `table` is `[V, D]`; the result has the shape of `ids` followed by `D`.
     Rows whose id equals `padding_idx` read as zeros and get no gradient.
+    The table may be a row-sparse value of a `[V, D]` table (the rows a
+    worker prefetched of a sparse table): every id looked up must then be
+    one of its rows.
 
     ```mlir
     %e = train.embedding %table, %ids
         : (tensor<1000x16xf32>, tensor<?x3xi64>) -> tensor<?x3x16xf32>
+    %f = train.embedding %rows, %ids
+        : (!train.rows<tensor<1000x16xf32>>, tensor<?x3xi64>) -> tensor<?x3x16xf32>
     ```
   }];
-  let arguments = (ins Train_FloatTensor:$table, Train_IdTensor:$ids,
+  let arguments = (ins Train_Gradient:$table, Train_IdTensor:$ids,
                        OptionalAttr<I64Attr>:$padding_idx);
   let results = (outs Train_FloatTensor:$out);
 }

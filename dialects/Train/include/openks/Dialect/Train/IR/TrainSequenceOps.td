@@ -83,13 +83,14 @@ def Train_EmbeddingPoolOp : Train_InferredOp<"embedding_pool", [
     `ids` is `[N]`, the lists' `lengths` are `[B]` and the result is
     `[B, D]`. A padding id reads as a zero row and still counts in its
     list's length. Paddle's `fused_embedding_seq_pool` is the `sum` case.
+    Like `train.embedding`, it may look up the rows of a row-sparse value.
 
     ```mlir
     %p = train.embedding_pool mean %table, %ids, %lengths
         : (tensor<1000x16xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x16xf32>
     ```
   }];
-  let arguments = (ins Train_FloatTensor:$table, Train_IdTensor:$ids,
+  let arguments = (ins Train_Gradient:$table, Train_IdTensor:$ids,
                        Train_IdTensor:$lengths, Train_PoolType:$pooltype,
                        OptionalAttr<I64Attr>:$padding_idx);
   let results = (outs Train_FloatTensor:$out);
