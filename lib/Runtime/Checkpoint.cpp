@@ -139,7 +139,7 @@ static int64_t coveredRows(std::vector<std::pair<int64_t, int64_t>> &ranges) {
 /// each under its shared lock. A holder is read only while rows of the
 /// variable are missing, so the first holders win.
 static StatusOr<Tensor>
-gatherVariable(const std::string &name,
+gatherHeldVariable(const std::string &name,
                const std::vector<Holder<const ParameterStore>> &holders) {
   const Parameter &first = (*holders.front().store)[holders.front().id];
   DType dtype = first.value.dtype();
@@ -179,6 +179,17 @@ gatherVariable(const std::string &name,
   return whole;
 }
 
+StatusOr<Tensor>
+openks::runtime::gatherVariable(const std::vector<const ParameterStore *> &stores,
+                                const std::string &name) {
+  VariableMap<const ParameterStore> variables(stores);
+  auto holders = variables.holders.find(name);
+  if (holders == variables.holders.end())
+    return Status::error(StatusCode::NotFound,
+                         "no store holds rows of the variable '{}'", name);
+  return gatherHeldVariable(name, holders->second);
+}
+
 /// Returns the manifest line of `variable`.
 static std::string formatVariable(const CheckpointVariable &variable) {
   return fmt::format(
@@ -215,7 +226,7 @@ writeCheckpointFiles(const std::string &temporary,
       names.push_back(name);
   for (const std::string &name : names) {
     OPENKS_RETURN_IF_ERROR(checkFileName(name));
-    StatusOr<Tensor> value = gatherVariable(name, variables.holders[name]);
+    StatusOr<Tensor> value = gatherHeldVariable(name, variables.holders[name]);
     if (!value)
       return value.status();
     std::string bytes = encodeTensorFile(*value);

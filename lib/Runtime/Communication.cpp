@@ -70,6 +70,29 @@ Status kernels::recv(const CommunicationContext *context,
   return Status::ok();
 }
 
+Status kernels::prefetch(const CommunicationContext *context,
+                         const std::vector<BlockAddress> &from,
+                         const std::vector<const Tensor *> &rowIds,
+                         const std::vector<Tensor *> &outIds,
+                         const std::vector<Tensor *> &outValues) {
+  OPENKS_RETURN_IF_ERROR(checkContext(context));
+  std::vector<PullRequest> requests;
+  requests.reserve(from.size());
+  for (size_t i = 0; i < from.size(); ++i) {
+    outIds[i]->copyFrom(*rowIds[i]);
+    requests.push_back(
+        {from[i].server, from[i].block, outValues[i], outIds[i]});
+  }
+  OPENKS_RETURN_IF_ERROR(context->transport->pullAll(
+      requests, context->trainer, Deadline::after(context->timeout)));
+  if (context->stats) {
+    for (size_t i = 0; i < from.size(); ++i)
+      context->stats->bytesPulled += bytesOf(*outValues[i]) + bytesOf(*outIds[i]);
+    context->stats->pulls += static_cast<int64_t>(from.size());
+  }
+  return Status::ok();
+}
+
 /// Passes one kind of barrier on each server, timing the wait.
 template <typename Call>
 static Status passBarriers(const CommunicationContext *context,

@@ -41,6 +41,15 @@ Status InProcessTransport::pull(int server, int block, Tensor &out, int trainer,
   return (*target)->pull(block, out, trainer, deadline);
 }
 
+Status InProcessTransport::pullRows(int server, int block,
+                                    const Tensor &rowIds, Tensor &out,
+                                    int trainer, Deadline) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  if (!target)
+    return target.status();
+  return (*target)->pullRows(block, rowIds, out, trainer);
+}
+
 Status InProcessTransport::read(int server, int block, Tensor &out, Deadline) {
   StatusOr<ParameterServer *> target = getServer(server);
   if (!target)

@@ -6,6 +6,7 @@
 
 #include "openks/Runtime/ServerRole.h"
 
+#include <cstring>
 #include <fmt/format.h>
 #include <mutex>
 #include <shared_mutex>
@@ -97,6 +98,23 @@ Status ServerRole::endUpdate(int block, double norm) {
   input.resize(Shape{});
   *input.data<double>() = norm;
   return runUpdate(block, executor, 1);
+}
+
+Status ServerRole::readRows(int block, const Tensor &rowIds, Tensor &out) {
+  ParameterId parameter = spec_.blocks[block].parameter;
+  std::shared_lock<std::shared_mutex> lock(spec_.store.mutex(parameter));
+  const Tensor &value = spec_.store[parameter].value;
+  Shape shape = value.shape();
+  shape[0] = rowIds.numel();
+  out.resize(shape);
+  size_t rowBytes = shape.rowWidth() * dtypeSize(value.dtype());
+  const auto *source = static_cast<const std::byte *>(value.rawData());
+  auto *target = static_cast<std::byte *>(out.rawData());
+  const int64_t *ids = rowIds.data<int64_t>();
+  for (int64_t row = 0, e = rowIds.numel(); row < e; ++row)
+    std::memcpy(target + row * rowBytes, source + ids[row] * rowBytes,
+                rowBytes);
+  return Status::ok();
 }
 
 Status ServerRole::read(int block, Tensor &out) {

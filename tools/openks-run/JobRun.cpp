@@ -114,7 +114,8 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   runOptions.saveEvery = settings.saveEvery;
   if (verification)
     runOptions.afterStep = [&](const WorkerRole &worker) {
-      return worker.trainer() == 0 ? verification->check(worker) : Status::ok();
+      return worker.trainer() == 0 ? verification->check(worker, job)
+                                  : Status::ok();
     };
   runOptions.onStep = [&](const StepSummary &summary) {
     loss = summary.means.front().value_or(NAN);

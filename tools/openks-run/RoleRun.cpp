@@ -176,7 +176,7 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
       extra.push_back(value);
     extra.erase(extra.begin());
     if (verification) {
-      if (Status status = verification->check(worker); !status.isOk()) {
+      if (Status status = verification->check(worker, job); !status.isOk()) {
         fleet.abortWorker(status);
         return fail(status.message());
       }

@@ -6,7 +6,9 @@
 
 #include "Verification.h"
 
+#include "openks/Runtime/Checkpoint.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
+#include "openks/Runtime/ServerSnapshot.h"
 
 using namespace mlir;
 using namespace openks;
@@ -70,4 +72,45 @@ Verification::create(train::StepOp reference, const RunSettings &settings,
   return std::make_unique<Verification>(std::move(*local), settings.batchSize,
                                         getTolerance(rounding, settings),
                                         startStep, rounding);
+}
+
+StatusOr<std::optional<ParameterStore>>
+Verification::readRemoteParameters(const WorkerRole &worker,
+                                   const JobSpec &job) const {
+  const ParameterStore &reference = reference_->store();
+  std::vector<ParameterId> held;
+  std::vector<std::string> remote;
+  for (ParameterId id = 0; id < reference.size(); ++id) {
+    if (!reference[id].trainable)
+      continue;
+    if (std::optional<ParameterId> copy =
+            worker.store().lookup(reference[id].name))
+      held.push_back(*copy);
+    else
+      remote.push_back(reference[id].name);
+  }
+  if (remote.empty())
+    return std::optional<ParameterStore>();
+  StatusOr<ParameterStore> trained = worker.store().copyOf(held);
+  if (!trained)
+    return trained.status();
+  // Between this trainer's steps no server updates: the blocks are those
+  // the step left.
+  StatusOr<std::vector<ParameterStore>> servers = readServerStores(
+      worker.transport(), job, Deadline::after(worker.timeout()));
+  if (!servers)
+    return servers.status().withContext("--verify");
+  std::vector<const ParameterStore *> stores;
+  for (const ParameterStore &server : *servers)
+    stores.push_back(&server);
+  for (const std::string &name : remote) {
+    StatusOr<Tensor> whole = gatherVariable(stores, name);
+    if (!whole)
+      return whole.status().withContext("--verify");
+    Parameter parameter;
+    parameter.name = name;
+    parameter.value = std::move(*whole);
+    trained->add(std::move(parameter));
+  }
+  return std::optional<ParameterStore>(std::move(*trained));
 }

@@ -16,6 +16,7 @@
 
 #include "Runs.h"
 
+#include "openks/Runtime/JobSpec.h"
 #include "openks/Runtime/LocalTrainer.h"
 #include "openks/Runtime/WorkerRole.h"
 
@@ -24,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,14 +78,22 @@ public:
   /// differs between one sum and a sum of shards, is amplified by training
   /// and would otherwise be mistaken for an error after a few hundred steps
   /// (trainer 0's thread).
-  Status check(const runtime::WorkerRole &worker) {
+  /// The tables the worker prefetches rows of, which it does not hold, are
+  /// read whole from the servers of `job`.
+  Status check(const runtime::WorkerRole &worker, const runtime::JobSpec &job) {
     OPENKS_RETURN_IF_ERROR(
         reference_->step(batch_).withContext("the --verify reference"));
+    StatusOr<std::optional<runtime::ParameterStore>> remote =
+        readRemoteParameters(worker, job);
+    if (!remote)
+      return remote.status();
+    const runtime::ParameterStore &trained =
+        *remote ? **remote : worker.store();
     StatusOr<std::vector<runtime::ParameterDifference>> differences =
-        runtime::compareParameters(worker.store(), reference_->store());
+        runtime::compareParameters(trained, reference_->store());
     if (!differences)
       return differences.status();
-    OPENKS_RETURN_IF_ERROR(reference_->adoptParameters(worker.store()));
+    OPENKS_RETURN_IF_ERROR(reference_->adoptParameters(trained));
     int64_t step = startStep_ + worker.steps();
     std::lock_guard<std::mutex> lock(mutex_);
     for (const runtime::ParameterDifference &difference : *differences)
@@ -124,6 +134,13 @@ public:
   }
 
 private:
+  /// Returns nothing when `worker` holds every trained parameter; else a
+  /// store of the trained parameters it holds and, read whole from the
+  /// servers, those it does not.
+  StatusOr<std::optional<runtime::ParameterStore>>
+  readRemoteParameters(const runtime::WorkerRole &worker,
+                       const runtime::JobSpec &job) const;
+
   /// Returns what explains the worst difference: NaN, float rounding (of
   /// its magnitude, magnified by an adaptive optimizer), or none of these.
   std::string explainFailure() const {

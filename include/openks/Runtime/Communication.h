@@ -84,6 +84,15 @@ Status recv(const CommunicationContext *context,
             const std::vector<BlockAddress> &from,
             const std::vector<Tensor *> &out);
 
+/// Fetches the rows `rowIds[i]` (block-local ids) of each block `from[i]`
+/// as one batch (Transport::pullAll): `outIds[i]` gets the ids and
+/// `outValues[i]` the rows, a row-sparse value of the block.
+Status prefetch(const CommunicationContext *context,
+                const std::vector<BlockAddress> &from,
+                const std::vector<const Tensor *> &rowIds,
+                const std::vector<Tensor *> &outIds,
+                const std::vector<Tensor *> &outValues);
+
 /// Passes the send barrier of each of `servers`, in order.
 Status sendBarrier(const CommunicationContext *context,
                    const std::vector<int> &servers);

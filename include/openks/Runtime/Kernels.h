@@ -415,6 +415,24 @@ Status piecewiseDecay(const Tensor &step,
 /// Splits x into consecutive row sections of `rows[i]` rows each.
 Status splitRows(const Tensor &x, const std::vector<int64_t> &rows,
                  const std::vector<Tensor *> &outs);
+/// Stacks the row-sparse values of consecutive row sections of `rows[i]`
+/// rows each into the row-sparse value of the whole: the inverse of
+/// splitRowSections.
+Status concatRowSections(const std::vector<const Tensor *> &rowIds,
+                         const std::vector<const Tensor *> &values,
+                         const std::vector<int64_t> &rows, Tensor &outIds,
+                         Tensor &outValues);
+/// Gathers the distinct elements of every tensor of `ids`, ids of the table
+/// `table` of `rows[0] + rows[1] + ...` rows, and splits them, ascending,
+/// by its row sections of `rows[i]` rows each, local to each section.
+Status routeIds(const std::vector<const Tensor *> &ids, const std::string &table,
+                const std::vector<int64_t> &rows,
+                const std::vector<Tensor *> &outs);
+/// out = the position of each element of `ids` among the distinct ascending
+/// `rowIds` (the rows a row-sparse value of a table of `tableRows` rows
+/// holds), -1 for `paddingIdx`; an id that is not among them is an error.
+Status findRows(const Tensor &rowIds, const Tensor &ids, int64_t tableRows,
+                std::optional<int64_t> paddingIdx, Tensor &out);
 /// Splits a row-sparse value of a table into the row-sparse values of its
 /// consecutive row sections of `rows[i]` rows each: every row goes to the
 /// section its id falls in, its id made local to the section.

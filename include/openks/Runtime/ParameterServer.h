@@ -85,6 +85,9 @@ public:
   virtual Status update(int block, Tensor &received, Tensor *rowIds) = 0;
   /// Copies the block's current value into `out`.
   virtual Status read(int block, Tensor &out) = 0;
+  /// Copies the current values of the block's rows `rowIds` (distinct, in
+  /// range) into `out`, each row whole.
+  virtual Status readRows(int block, const Tensor &rowIds, Tensor &out) = 0;
 
   /// Returns the number of norms the server shares with the others (sync
   /// mode); they are numbered from 0.
@@ -125,6 +128,7 @@ public:
   Status pushRows(int block, MessageKind kind, Tensor &rowIds, Tensor &values,
                   int trainer, Deadline deadline);
   Status pull(int block, Tensor &out, int trainer, Deadline deadline);
+  Status pullRows(int block, const Tensor &rowIds, Tensor &out, int trainer);
   Status read(int block, Tensor &out);
   Status sendBarrier(int trainer, Deadline deadline);
   Status fetchBarrier(int trainer, Deadline deadline);

@@ -64,6 +64,7 @@ public:
   }
   Status update(int block, Tensor &received, Tensor *rowIds) override;
   Status read(int block, Tensor &out) override;
+  Status readRows(int block, const Tensor &rowIds, Tensor &out) override;
   int numNorms() const override { return static_cast<int>(spec_.norms.size()); }
   std::string_view normName(int norm) const override {
     return spec_.norms[norm];

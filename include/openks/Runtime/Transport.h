@@ -72,11 +72,13 @@ private:
   std::chrono::milliseconds timeout_;
 };
 
-/// One block a batch of pulls fetches, and where its value goes.
+/// One block a batch of pulls fetches, and where its value goes: the whole
+/// block, or only its rows `*rowIds` (a prefetch).
 struct PullRequest {
   int server;
   int block;
   Tensor *out;
+  const Tensor *rowIds = nullptr;
 };
 
 /// The trainer's side of the servers of one job.
@@ -106,9 +108,18 @@ public:
   virtual Status pull(int server, int block, Tensor &out, int trainer,
                       Deadline deadline) = 0;
 
-  /// Pulls every block of `requests` as pull() does, the blocks of all
-  /// servers at once, and returns the first failure. This one pulls them
-  /// one after the other; a transport over a network overrides it.
+  /// Copies the current values of the rows `rowIds` of `block` on `server`
+  /// (block-local ids, distinct and ascending) into `out`, resizing it, each
+  /// row read whole. It does not wait for the server's phase: in sync mode
+  /// a step prefetches before it sends, when the previous step's updates
+  /// are done.
+  virtual Status pullRows(int server, int block, const Tensor &rowIds,
+                          Tensor &out, int trainer, Deadline deadline) = 0;
+
+  /// Pulls every block of `requests` as pull() (or, for the requests that
+  /// name rows, pullRows()) does, the blocks of all servers at once, and
+  /// returns the first failure. This one pulls them one after the other; a
+  /// transport over a network overrides it.
   virtual Status pullAll(const std::vector<PullRequest> &requests, int trainer,
                          Deadline deadline);
 

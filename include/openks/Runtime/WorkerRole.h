@@ -78,6 +78,9 @@ public:
   /// Returns what the trainer's communication has cost.
   const CommunicationStats &stats() const { return stats_; }
   int trainer() const { return context_.trainer; }
+  /// Returns the transport to the job's servers and how long a call waits.
+  Transport &transport() const { return *context_.transport; }
+  std::chrono::milliseconds timeout() const { return context_.timeout; }
   /// Returns the number of steps run.
   int64_t steps() const { return steps_; }
   /// Returns the number of the last step run, counting the steps of the

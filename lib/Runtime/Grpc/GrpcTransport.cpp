@@ -110,6 +110,12 @@ Status GrpcTransport::pull(int server, int block, Tensor &out, int trainer,
                deadline);
 }
 
+Status GrpcTransport::pullRows(int server, int block, const Tensor &rowIds,
+                               Tensor &out, int trainer, Deadline deadline) {
+  return fetch({PullRequest{server, block, &out, &rowIds}}, trainer,
+               /*read=*/false, deadline);
+}
+
 Status GrpcTransport::pullAll(const std::vector<PullRequest> &requests,
                               int trainer, Deadline deadline) {
   return fetch(requests, trainer, /*read=*/false, deadline);

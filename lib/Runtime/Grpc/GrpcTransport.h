@@ -37,6 +37,8 @@ public:
                   Tensor &values, int trainer, Deadline deadline) override;
   Status pull(int server, int block, Tensor &out, int trainer,
               Deadline deadline) override;
+  Status pullRows(int server, int block, const Tensor &rowIds, Tensor &out,
+                  int trainer, Deadline deadline) override;
   Status pullAll(const std::vector<PullRequest> &requests, int trainer,
                  Deadline deadline) override;
   Status read(int server, int block, Tensor &out, Deadline deadline) override;

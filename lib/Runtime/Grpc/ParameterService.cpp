@@ -284,13 +284,39 @@ grpc::Status ParameterService::pull(grpc::ServerContext *context,
   FrameReader frame;
   if (Status status = frame.open(*request, blocks); !status.isOk())
     return toGrpcStatus(status);
+  // The row ids of a prefetch follow the header.
+  bool prefetch = blocks.rows_size() > 0;
+  if (prefetch && blocks.rows_size() != blocks.blocks_size())
+    return toGrpcStatus(Status::dataLoss(
+        "{}: a prefetch gives row counts of {} blocks for {} blocks", name(),
+        blocks.rows_size(), blocks.blocks_size()));
+  int64_t idsTotal = 0;
+  for (int64_t count : blocks.rows())
+    idsTotal += std::max<int64_t>(count, 0);
+  if (frame.payloadSize() != static_cast<size_t>(idsTotal) * sizeof(int64_t))
+    return toGrpcStatus(Status::dataLoss(
+        "{}: a pull request carries {} bytes of row ids for {} rows", name(),
+        frame.payloadSize(), idsTotal));
+  std::vector<int64_t> ids(idsTotal);
+  frame.copyPayload(ids.data());
   ParameterServer &server = instance_->server();
-  for (int32_t block : blocks.blocks()) {
+  int64_t idsBegin = 0;
+  for (int index = 0; index < blocks.blocks_size(); ++index) {
+    int32_t block = blocks.blocks(index);
     // Sent from a spare buffer of the block, which comes back once sent.
     Tensor value = buffers_->take(kPulledKey | uint32_t(block));
-    Status status = blocks.read() ? server.read(block, value)
-                                  : server.pull(block, value, blocks.trainer(),
-                                                callDeadline(*context));
+    Status status = Status::ok();
+    if (prefetch && blocks.rows(index) >= 0) {
+      Tensor rowIds(DType::I64, Shape{blocks.rows(index)});
+      std::copy_n(ids.begin() + idsBegin, blocks.rows(index),
+                  rowIds.data<int64_t>());
+      idsBegin += blocks.rows(index);
+      status = server.pullRows(block, rowIds, value, blocks.trainer());
+    } else {
+      status = blocks.read() ? server.read(block, value)
+                             : server.pull(block, value, blocks.trainer(),
+                                           callDeadline(*context));
+    }
     if (!status.isOk())
       return toGrpcStatus(status);
     wire::Chunk chunk;

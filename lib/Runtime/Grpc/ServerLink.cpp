@@ -265,13 +265,36 @@ Status ServerLink::readBlocks(const std::vector<PullRequest> &requests,
   wire::Blocks blocks;
   blocks.set_trainer(trainer);
   blocks.set_read(read);
-  for (const PullRequest &request : requests)
+  // A prefetch carries the row ids of its blocks after the header.
+  bool prefetch = false;
+  size_t idsTotal = 0;
+  for (const PullRequest &request : requests) {
     blocks.add_blocks(request.block);
+    prefetch |= request.rowIds != nullptr;
+    if (request.rowIds)
+      idsTotal += request.rowIds->numel();
+  }
+  if (idsTotal * sizeof(int64_t) > kChunkBytes)
+    return Status::invalidArgument(
+        "a prefetch from {} asks for {} rows; one request carries at most {}",
+        peer_, idsTotal, kChunkBytes / sizeof(int64_t));
+  auto ids = std::make_shared<std::vector<int64_t>>();
+  if (prefetch) {
+    ids->reserve(idsTotal);
+    for (const PullRequest &request : requests) {
+      blocks.add_rows(request.rowIds ? request.rowIds->numel() : -1);
+      if (request.rowIds)
+        ids->insert(ids->end(), request.rowIds->data<int64_t>(),
+                    request.rowIds->data<int64_t>() + request.rowIds->numel());
+    }
+  }
   std::unique_ptr<grpc::ClientContext> context = makeContext(deadline);
   std::unique_ptr<grpc::ClientReader<ByteBuffer>> reader(
       grpc::internal::ClientReaderFactory<ByteBuffer>::Create(
           channel_.get(), rpcMethod(Method::Pull), context.get(),
-          encodeFrame(blocks)));
+          prefetch ? encodeFrame(blocks, ids->data(),
+                                 ids->size() * sizeof(int64_t), ids)
+                   : encodeFrame(blocks)));
   ByteBuffer message;
   FrameReader frame;
   TensorAssembler assembler;

@@ -16,6 +16,8 @@
 #include "KernelUtils.h"
 
 #include <algorithm>
+#include <fmt/format.h>
+#include <vector>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -189,6 +191,122 @@ Status kernels::splitRowSections(const Tensor &rowIds, const Tensor &values,
     std::copy_n(source + first * bytesPerRow, (row - first) * bytesPerRow,
                 static_cast<char *>(sectionValues.rawData()));
     sectionBegin = sectionEnd;
+  }
+  return Status::ok();
+}
+
+Status kernels::concatRowSections(const std::vector<const Tensor *> &rowIds,
+                                  const std::vector<const Tensor *> &values,
+                                  const std::vector<int64_t> &rows,
+                                  Tensor &outIds, Tensor &outValues) {
+  const char *op = "ps.concat";
+  if (rowIds.size() != rows.size() || values.size() != rows.size() ||
+      rows.empty())
+    return Status::invalidArgument("{}: needs one row-sparse value per section",
+                                   op);
+  int64_t total = 0;
+  for (size_t section = 0; section < rows.size(); ++section) {
+    Shape sectionShape = values[section]->shape();
+    if (sectionShape.rank() < 1)
+      return Status::invalidArgument("{}: cannot stack rank-0 rows", op);
+    sectionShape[0] = rows[section];
+    OPENKS_RETURN_IF_ERROR(checkRows(op, "a section", *rowIds[section],
+                                     *values[section], sectionShape));
+    OPENKS_RETURN_IF_ERROR(
+        checkDType(op, "the result", outValues, values[section]->dtype()));
+    total += rowIds[section]->numel();
+  }
+  int64_t bytesPerRow = values.front()->shape().rowWidth() *
+                        static_cast<int64_t>(dtypeSize(outValues.dtype()));
+  outIds.resize(Shape{total});
+  outValues.resize(rowsShape(values.front()->shape(), total));
+  int64_t *ids = outIds.data<int64_t>();
+  char *target = static_cast<char *>(outValues.rawData());
+  int64_t sectionBegin = 0;
+  for (size_t section = 0; section < rows.size(); ++section) {
+    int64_t count = rowIds[section]->numel();
+    const int64_t *local = rowIds[section]->data<int64_t>();
+    for (int64_t row = 0; row < count; ++row)
+      *ids++ = local[row] + sectionBegin;
+    target = std::copy_n(static_cast<const char *>(values[section]->rawData()),
+                         count * bytesPerRow, target);
+    sectionBegin += rows[section];
+  }
+  return Status::ok();
+}
+
+Status kernels::routeIds(const std::vector<const Tensor *> &ids,
+                         const std::string &table,
+                         const std::vector<int64_t> &rows,
+                         const std::vector<Tensor *> &outs) {
+  const char *op = "ps.route_ids";
+  if (outs.size() != rows.size() || rows.empty())
+    return Status::invalidArgument("{}: needs one result per section", op);
+  int64_t tableRows = 0;
+  for (int64_t sectionRows : rows)
+    tableRows += sectionRows;
+  // The ids of all inputs, sorted without repeats; the buffer is kept.
+  thread_local std::vector<int64_t> distinct;
+  distinct.clear();
+  for (const Tensor *input : ids) {
+    OPENKS_RETURN_IF_ERROR(checkDType(op, "ids", *input, DType::I64));
+    const int64_t *data = input->data<int64_t>();
+    for (int64_t position = 0, e = input->numel(); position < e; ++position) {
+      if (data[position] < 0 || data[position] >= tableRows)
+        return Status::outOfRange("{}: id {} is outside the {} rows of table "
+                                  "@{}",
+                                  op, data[position], tableRows, table);
+      distinct.push_back(data[position]);
+    }
+  }
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()),
+                 distinct.end());
+  // Each section takes the next run of ids, made local to it.
+  auto id = distinct.begin();
+  int64_t sectionBegin = 0;
+  for (size_t section = 0; section < rows.size(); ++section) {
+    Tensor &out = *outs[section];
+    OPENKS_RETURN_IF_ERROR(checkDType(op, "a section", out, DType::I64));
+    int64_t sectionEnd = sectionBegin + rows[section];
+    auto end = std::lower_bound(id, distinct.end(), sectionEnd);
+    out.resize(Shape{end - id});
+    std::transform(id, end, out.data<int64_t>(),
+                   [&](int64_t global) { return global - sectionBegin; });
+    id = end;
+    sectionBegin = sectionEnd;
+  }
+  return Status::ok();
+}
+
+Status kernels::findRows(const Tensor &rowIds, const Tensor &ids,
+                         int64_t tableRows, std::optional<int64_t> paddingIdx,
+                         Tensor &out) {
+  const char *op = "embedding";
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "ids", ids, DType::I64));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "row ids", rowIds, DType::I64));
+  out.resize(ids.shape());
+  const int64_t *first = rowIds.data<int64_t>();
+  const int64_t *last = first + rowIds.numel();
+  const int64_t *data = ids.data<int64_t>();
+  int64_t *positions = out.data<int64_t>();
+  for (int64_t position = 0, e = ids.numel(); position < e; ++position) {
+    int64_t id = data[position];
+    if (paddingIdx == id) {
+      positions[position] = -1;
+      continue;
+    }
+    const int64_t *found = std::lower_bound(first, last, id);
+    if (found == last || *found != id)
+      return Status::outOfRange(
+          id < 0 || id >= tableRows
+              ? fmt::format("{}: id {} at position {} is outside the table's "
+                            "{} rows",
+                            op, id, position, tableRows)
+              : fmt::format("{}: id {} at position {} is not among the {} "
+                            "rows fetched of the table",
+                            op, id, position, rowIds.numel()));
+    positions[position] = found - first;
   }
   return Status::ok();
 }

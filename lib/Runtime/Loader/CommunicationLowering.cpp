@@ -105,6 +105,30 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
         }
         return call(op, kernels::recv, Communication{}, from, out(values));
       })
+      .Case([&](ps::PrefetchOp first) -> LogicalResult {
+        // The prefetches that follow go in the same batch.
+        std::vector<BlockAddress> from;
+        Ins ids;
+        Outs outIds, outValues;
+        for (Operation *next = first;
+             auto prefetch = dyn_cast_or_null<ps::PrefetchOp>(next);
+             next = next->getNextNode()) {
+          FailureOr<BlockAddress> address =
+              (*servers)->getBlock(prefetch, prefetch.getSource());
+          if (failed(address))
+            return failure();
+          from.push_back(*address);
+          In requested = in(prefetch.getRows());
+          ids.slots.push_back(requested.slot);
+          auto [rowIds, rows] = outRows(
+              prefetch.getValue(), builder.getSlot(requested.slot).capacity);
+          outIds.slots.push_back(rowIds.slot);
+          outValues.slots.push_back(rows.slot);
+          batched.insert(prefetch);
+        }
+        return call(op, kernels::prefetch, Communication{}, from, ids, outIds,
+                    outValues);
+      })
       .Case([&](ps::SendBarrierOp barrier) -> LogicalResult {
         FailureOr<std::vector<int>> indices = serverList(barrier.getServers());
         if (failed(indices))

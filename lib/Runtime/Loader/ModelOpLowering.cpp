@@ -175,11 +175,14 @@ std::optional<LogicalResult> PlanLowering::lowerModelOp(Operation *op) {
                     in(g.getLengths()), in(g.getDout()),
                     getPoolType(g.getPooltype()), out(g.getDx()));
       })
-      .Case([&](train::EmbeddingPoolOp p) {
-        return call(op, kernels::embeddingPool, in(p.getTable()),
-                    in(p.getIds()), in(p.getLengths()),
-                    getPoolType(p.getPooltype()),
-                    getPaddingIdx(p.getPaddingIdx()), out(p.getOut()));
+      .Case([&](train::EmbeddingPoolOp p) -> LogicalResult {
+        auto operands = lookupOperands(op, p.getTable(), p.getIds(),
+                                       getPaddingIdx(p.getPaddingIdx()));
+        if (failed(operands))
+          return failure();
+        auto [table, ids, paddingIdx] = *operands;
+        return call(op, kernels::embeddingPool, table, ids, in(p.getLengths()),
+                    getPoolType(p.getPooltype()), paddingIdx, out(p.getOut()));
       })
       .Case([&](train::EmbeddingPoolGradOp g) {
         Shape table = getShape(train::getDenseType(g.getDtable().getType()));

@@ -136,6 +136,24 @@ std::pair<Out, Out> PlanLowering::outRows(Value value, int64_t maxRows) {
   return {Out{ids}, Out{values}};
 }
 
+FailureOr<std::tuple<In, In, std::optional<int64_t>>>
+PlanLowering::lookupOperands(Operation *op, Value table, Value ids,
+                             std::optional<int64_t> paddingIdx) {
+  auto rows = dyn_cast<train::RowsType>(table.getType());
+  if (!rows)
+    return std::make_tuple(in(table), in(ids), paddingIdx);
+  In requested = in(ids);
+  SlotId positions =
+      builder.addSlot(DType::I64, builder.getSlot(requested.slot).capacity);
+  if (failed(call(op, kernels::findRows, rowIds(table), requested,
+                  rows.getTableType().getDimSize(0), paddingIdx,
+                  Out{positions})))
+    return failure();
+  return std::make_tuple(in(table), In{positions},
+                         paddingIdx ? std::optional<int64_t>(-1)
+                                    : std::nullopt);
+}
+
 int64_t PlanLowering::getRowCapacity(Value value) const {
   return builder.getSlot(rowIdSlots.lookup(value)).capacity;
 }
@@ -329,9 +347,28 @@ LogicalResult PlanLowering::lower(Operation *op) {
         return call(op, kernels::concat, in(c.getInputs()), c.getAxis(),
                     out(c.getOut()));
       })
-      .Case([&](train::EmbeddingOp e) {
-        return call(op, kernels::embedding, in(e.getTable()), in(e.getIds()),
-                    optionalIndex(e.getPaddingIdx()), out(e.getOut()));
+      .Case([&](train::EmbeddingOp e) -> LogicalResult {
+        auto operands = lookupOperands(op, e.getTable(), e.getIds(),
+                                       optionalIndex(e.getPaddingIdx()));
+        if (failed(operands))
+          return failure();
+        auto [table, ids, paddingIdx] = *operands;
+        return call(op, kernels::embedding, table, ids, paddingIdx,
+                    out(e.getOut()));
+      })
+      .Case([&](ps::RouteIdsOp r) -> LogicalResult {
+        int64_t ids = 0;
+        for (Value input : r.getIds())
+          ids += builder.getSlot(in(input).slot).capacity;
+        Outs sections;
+        for (auto [local, rows] :
+             llvm::zip(r.getLocalIds(), r.getSections())) {
+          SlotId slot = builder.addSlot(DType::I64, std::min(ids, rows));
+          slots[local] = slot;
+          sections.slots.push_back(slot);
+        }
+        return call(op, kernels::routeIds, in(r.getIds()),
+                    r.getTable().str(), vectorOf(r.getSections()), sections);
       })
       // A gradient nothing reads (that of the fed batch) is not computed.
       .Case([&](train::MatmulGradOp g) {
@@ -457,11 +494,22 @@ LogicalResult PlanLowering::lower(Operation *op) {
         return call(op, kernels::splitRowSections, rowIds(s.getInput()),
                     in(s.getInput()), vectorOf(s.getSections()), ids, rows);
       })
-      .Case([&](ps::ConcatOp c) {
-        return call(op, kernels::concat, in(c.getInputs()), int64_t(0),
-                    out(c.getOutput()));
+      .Case([&](ps::ConcatOp c) -> LogicalResult {
+        if (!isa<train::RowsType>(c.getOutput().getType()))
+          return call(op, kernels::concat, in(c.getInputs()), int64_t(0),
+                      out(c.getOutput()));
+        int64_t capacity = 0;
+        std::vector<int64_t> sections;
+        for (Value section : c.getInputs()) {
+          capacity += getRowCapacity(section);
+          sections.push_back(train::getDenseType(section.getType()).getDimSize(0));
+        }
+        auto [ids, rows] = outRows(c.getOutput(), capacity);
+        return call(op, kernels::concatRowSections, rowIds(c.getInputs()),
+                    in(c.getInputs()), sections, ids, rows);
       })
-      .Case<ps::SendOp, ps::RecvOp, ps::SendBarrierOp, ps::FetchBarrierOp,
+      .Case<ps::SendOp, ps::RecvOp, ps::PrefetchOp, ps::SendBarrierOp,
+            ps::FetchBarrierOp,
             ps::ReduceNormOp>([&](Operation *communication) {
         return lowerCommunication(communication);
       })

@@ -94,6 +94,13 @@ private:
   /// Creates the slots of the row-sparse `value`, its ids and its rows,
   /// with room for `maxRows` rows (fewer if the table has fewer).
   std::pair<Out, Out> outRows(mlir::Value value, int64_t maxRows);
+  /// Returns the slots a lookup of `ids` in `table` reads, and its padding
+  /// id: those of its operands, or when the table is a row-sparse value
+  /// (prefetched rows), its rows and the positions of the ids among them,
+  /// which `op` finds first (padding ids at -1).
+  mlir::FailureOr<std::tuple<In, In, std::optional<int64_t>>>
+  lookupOperands(mlir::Operation *op, mlir::Value table, mlir::Value ids,
+                 std::optional<int64_t> paddingIdx);
   /// Returns the number of rows the slots of an already lowered row-sparse
   /// value hold without reallocation.
   int64_t getRowCapacity(mlir::Value value) const;

@@ -40,6 +40,12 @@ inline Values valuesOf(const Tensor &tensor) {
   return values;
 }
 
+/// Returns the elements of the i64 tensor `tensor`.
+inline std::vector<int64_t> idsOf(const Tensor &tensor) {
+  const int64_t *data = tensor.data<int64_t>();
+  return std::vector<int64_t>(data, data + tensor.numel());
+}
+
 /// Returns an i64 tensor of `shape` holding `ids`.
 inline Tensor idTensor(const Shape &shape, const std::vector<int64_t> &ids) {
   Tensor tensor(DType::I64, shape);

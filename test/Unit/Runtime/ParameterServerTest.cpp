@@ -71,6 +71,15 @@ public:
     return Status::ok();
   }
 
+  Status readRows(int block, const Tensor &rowIds, Tensor &out) override {
+    std::lock_guard<std::mutex> lock(*locks_[block]);
+    out.resize(Shape{rowIds.numel()});
+    for (int64_t row = 0; row < rowIds.numel(); ++row)
+      out.data<double>()[row] =
+          values_[block].data<double>()[rowIds.data<int64_t>()[row]];
+    return Status::ok();
+  }
+
   double value(int block, int64_t element = 0) {
     std::lock_guard<std::mutex> lock(*locks_[block]);
     return values_[block].data<double>()[element];
@@ -415,6 +424,42 @@ TEST(ParameterServerTest, AsyncAppliesRowsOnArrival) {
   EXPECT_EQ(program.value(0, 0), 0);
   EXPECT_TRUE(server.complete(0).isOk());
   EXPECT_TRUE(server.serve().isOk());
+}
+
+TEST(ParameterServerTest, PrefetchReadsTheRowsThePreviousStepLeft) {
+  FakeProgram program(1, 6, MessageKind::Grad, /*takesRows=*/true);
+  ParameterServer server(config(SyncMode::Sync, 1), program);
+  InProcessTransport transport({&server});
+  std::thread serving([&] { EXPECT_TRUE(server.serve().isOk()); });
+  Tensor pulled;
+  EXPECT_TRUE(transport.fetchBarrier(0, 0, soon()).isOk());
+  auto prefetch = [&](std::vector<int64_t> rows) {
+    Tensor ids = rowsOf(std::move(rows), {}).first;
+    Tensor out;
+    Status status = transport.pullRows(0, 0, ids, out, 0, soon());
+    EXPECT_TRUE(status.isOk()) << status.message();
+    return std::vector<double>(out.data<double>(),
+                               out.data<double>() + out.numel());
+  };
+  for (int step = 1; step <= 2; ++step) {
+    // The step reads what the previous one left, before it sends.
+    EXPECT_EQ(prefetch({1, 4}), (std::vector<double>{-(step - 1.0), 0}));
+    auto [ids, rows] = rowsOf({1, 5}, {1, 2});
+    EXPECT_TRUE(
+        transport.pushRows(0, 0, MessageKind::Grad, ids, rows, 0, soon())
+            .isOk());
+    EXPECT_TRUE(transport.sendBarrier(0, 0, soon()).isOk());
+    EXPECT_TRUE(transport.fetchBarrier(0, 0, soon()).isOk());
+  }
+  EXPECT_EQ(prefetch({5}), (std::vector<double>{-4}));
+  // Only the rows and their ids travel: 2 + 2 + 1 rows of 16 bytes.
+  EXPECT_EQ(server.stats().bytesPulled, 5 * 16);
+  Tensor bad = rowsOf({6}, {}).first;
+  EXPECT_EQ(transport.pullRows(0, 0, bad, pulled, 0, soon()).message(),
+            "@ps0 (127.0.0.1:6170): trainer 0 sent row 6 of block w, which "
+            "has 6 rows");
+  EXPECT_TRUE(transport.complete(0, 0, soon()).isOk());
+  serving.join();
 }
 
 TEST(ParameterServerTest, RejectsRowsTheBlockDoesNotHave) {

@@ -24,6 +24,14 @@ using namespace openks::runtime::testing;
 
 namespace {
 
+/// Returns pointers to each of `tensors`.
+std::vector<Tensor *> pointers(std::vector<Tensor> &tensors) {
+  std::vector<Tensor *> result;
+  for (Tensor &tensor : tensors)
+    result.push_back(&tensor);
+  return result;
+}
+
 /// Runs each test for one float element type T.
 template <typename T> class RowSparseKernelsTest : public TypedKernelTest<T> {
 protected:
@@ -38,12 +46,6 @@ protected:
     for (int64_t &id : ids)
       id = uniform(this->rng);
     return idTensor(Shape{count}, ids);
-  }
-
-  /// Returns the ids of `rowIds`.
-  static std::vector<int64_t> idsOf(const Tensor &rowIds) {
-    const int64_t *data = rowIds.data<int64_t>();
-    return std::vector<int64_t>(data, data + rowIds.numel());
   }
 
   /// Expects the row-sparse value (`rowIds`, `values`) to hold exactly the
@@ -107,7 +109,7 @@ TYPED_TEST(RowSparseKernelsTest, RandomBatchesGiveTheDenseGradientsRows) {
     ASSERT_TRUE(kernels::embeddingGradRows(ids, dout, this->table, std::nullopt,
                                            rowIds, values)
                     .isOk());
-    std::vector<int64_t> all = this->idsOf(ids);
+    std::vector<int64_t> all = idsOf(ids);
     this->expectRowsOf(dense, std::set<int64_t>(all.begin(), all.end()), rowIds,
                        values);
   }
@@ -146,7 +148,7 @@ TYPED_TEST(RowSparseKernelsTest, MergeRowsIsTheDenseSum) {
                                            std::nullopt, ids.back(),
                                            values.back())
                     .isOk());
-    for (int64_t id : this->idsOf(ids.back()))
+    for (int64_t id : idsOf(ids.back()))
       present.insert(id);
     // The dense sum, in input order, as autodiff would add dense gradients.
     Tensor dense = this->output();
@@ -197,22 +199,28 @@ TYPED_TEST(RowSparseKernelsTest, SplittingRowsSplitsTheirDenseForm) {
       partIds.emplace_back(DType::I64, Shape{});
       partValues.push_back(this->output());
     }
-    auto pointers = [](std::vector<Tensor> &tensors) {
-      std::vector<Tensor *> result;
-      for (Tensor &tensor : tensors)
-        result.push_back(&tensor);
-      return result;
-    };
     ASSERT_TRUE(
         kernels::splitRows(dense, sections, pointers(denseParts)).isOk());
     ASSERT_TRUE(kernels::splitRowSections(ids, values, sections,
                                           pointers(partIds),
                                           pointers(partValues))
                     .isOk());
+    // Stacking the sections again gives back the value bit for bit.
+    std::vector<const Tensor *> sectionIds, sectionValues;
+    for (size_t section = 0; section < sections.size(); ++section) {
+      sectionIds.push_back(&partIds[section]);
+      sectionValues.push_back(&partValues[section]);
+    }
+    Tensor stackedIds(DType::I64, Shape{}), stackedValues = this->output();
+    ASSERT_TRUE(kernels::concatRowSections(sectionIds, sectionValues, sections,
+                                           stackedIds, stackedValues)
+                    .isOk());
+    EXPECT_EQ(idsOf(stackedIds), idsOf(ids));
+    EXPECT_EQ(valuesOf(stackedValues), valuesOf(values));
     int64_t begin = 0;
     for (size_t section = 0; section < sections.size(); ++section) {
       std::set<int64_t> local;
-      for (int64_t id : this->idsOf(ids))
+      for (int64_t id : idsOf(ids))
         if (id >= begin && id < begin + sections[section])
           local.insert(id - begin);
       this->expectRowsOf(denseParts[section], local, partIds[section],
@@ -226,6 +234,80 @@ TYPED_TEST(RowSparseKernelsTest, SplittingRowsSplitsTheirDenseForm) {
   EXPECT_EQ(kernels::splitRowSections(bad, row, {9}, {&outIds}, {&outValues})
                 .message(),
             "ps.split: the value holds row 9, outside the table's 9 rows");
+}
+
+TEST(RouteIdsTest, EachSectionGetsItsDistinctIdsAscendingAndLocal) {
+  // Sections of 4, 1, 0 and 4 rows; ids drawn with repeats from three
+  // tensors of any shape, checked against a naive reference.
+  const std::vector<int64_t> sections = {4, 1, 0, 4};
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> uniform(0, 8);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<Tensor> inputs;
+    std::set<int64_t> all;
+    for (int input = 0; input < 3; ++input) {
+      std::vector<int64_t> ids((trial + input) % 6);
+      for (int64_t &id : ids)
+        all.insert(id = uniform(rng));
+      inputs.push_back(
+          idTensor(Shape{static_cast<int64_t>(ids.size()), 1}, ids));
+    }
+    std::vector<const Tensor *> inputPointers;
+    for (const Tensor &input : inputs)
+      inputPointers.push_back(&input);
+    std::vector<Tensor> outs;
+    for (size_t section = 0; section < sections.size(); ++section)
+      outs.emplace_back(DType::I64, Shape{});
+    ASSERT_TRUE(
+        kernels::routeIds(inputPointers, "t", sections, pointers(outs)).isOk());
+    int64_t begin = 0;
+    for (size_t section = 0; section < sections.size(); ++section) {
+      std::vector<int64_t> expected;
+      for (int64_t id : all)
+        if (id >= begin && id < begin + sections[section])
+          expected.push_back(id - begin);
+      EXPECT_EQ(idsOf(outs[section]), expected)
+          << "section " << section << ", trial " << trial;
+      begin += sections[section];
+    }
+  }
+}
+
+TEST(RouteIdsTest, IdsPastTwoToTheThirtyOneAreRoutedAndOutsideIdsRefused) {
+  // A table of 2^32 + 8 rows in two sections: int64 ids throughout.
+  const int64_t half = int64_t(1) << 31;
+  const std::vector<int64_t> sections = {half, half + 8};
+  Tensor ids = idTensor(Shape{4}, {half + 5, 3, half + 5, 2 * half + 7});
+  Tensor low(DType::I64, Shape{}), high(DType::I64, Shape{});
+  ASSERT_TRUE(kernels::routeIds({&ids}, "big", sections, {&low, &high}).isOk());
+  EXPECT_EQ(idsOf(low), std::vector<int64_t>({3}));
+  EXPECT_EQ(idsOf(high), std::vector<int64_t>({5, half + 7}));
+  for (int64_t outside : {int64_t(-1), 2 * half + 8, INT64_MIN}) {
+    Tensor bad = idTensor(Shape{2}, {0, outside});
+    EXPECT_EQ(
+        kernels::routeIds({&bad}, "big", sections, {&low, &high}).message(),
+        fmt::format("ps.route_ids: id {} is outside the {} rows of "
+                    "table @big",
+                    outside, 2 * half + 8));
+  }
+}
+
+TEST(FindRowsTest, EachIdFindsItsFetchedRow) {
+  Tensor fetched = idTensor(Shape{4}, {1, 4, 5, 8});
+  Tensor ids = idTensor(Shape{2, 3}, {8, 1, 1, 0, 5, 4});
+  Tensor positions(DType::I64, Shape{});
+  ASSERT_TRUE(
+      kernels::findRows(fetched, ids, 9, /*paddingIdx=*/0, positions).isOk());
+  EXPECT_EQ(positions.shape(), Shape({2, 3}));
+  EXPECT_EQ(idsOf(positions), std::vector<int64_t>({3, 0, 0, -1, 2, 1}));
+  EXPECT_EQ(
+      kernels::findRows(fetched, ids, 9, std::nullopt, positions).message(),
+      "embedding: id 0 at position 3 is not among the 4 rows fetched of the "
+      "table");
+  Tensor outside = idTensor(Shape{2}, {1, -3});
+  EXPECT_EQ(
+      kernels::findRows(fetched, outside, 9, std::nullopt, positions).message(),
+      "embedding: id -3 at position 1 is outside the table's 9 rows");
 }
 
 TYPED_TEST(RowSparseKernelsTest, MalformedRowsAreErrors) {

@@ -50,6 +50,9 @@ public:
   Status update(int, Tensor &, Tensor *) override {
     return Status::internal("the clipped update ran in one part");
   }
+  Status readRows(int, const Tensor &, Tensor &) override {
+    return Status::internal("the test prefetches no rows");
+  }
   Status read(int, Tensor &out) override {
     std::lock_guard<std::mutex> lock(mutex_);
     out.copyFrom(value_);
