@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace openks {
 #define GEN_PASS_DEF_INSERTSENDRECVPASS
@@ -35,6 +36,9 @@ struct RemoteBlock {
 struct DistributedParam {
   ParamUpdate update;
   SmallVector<RemoteBlock> blocks;
+  /// The lookups that read a sparse table the worker prefetches rows of,
+  /// instead of holding it whole; empty for the other parameters.
+  SmallVector<Operation *> lookups;
 };
 
 /// A norm that servers share, and the servers that declare it.
@@ -59,6 +63,12 @@ private:
   SmallVector<Value> splitIntoBlocks(OpBuilder &builder, Location loc,
                                      Value value,
                                      const DistributedParam &param);
+  /// A parameter the worker holds whole, and the blocks it receives of it.
+  using HeldBlocks = std::pair<DistributedParam *, SmallVector<Value>>;
+  /// Receives every block of each parameter the worker holds whole (every
+  /// one but the prefetched tables).
+  std::vector<HeldBlocks> receiveHeldParameters(OpBuilder &builder,
+                                                Location loc);
   /// Receives every block of `param` and returns them.
   SmallVector<Value> receiveBlocks(OpBuilder &builder, Location loc,
                                    DistributedParam &param);
@@ -72,6 +82,12 @@ private:
 
   void insertSends();
   void moveOptimizerToServers();
+  /// Finds the sparse tables the worker need not hold: every use in the
+  /// program is a lookup in the step.
+  void findPrefetchedTables();
+  /// Replaces the table of each lookup of a prefetched table by the rows
+  /// the step fetches of it.
+  void prefetchRows(DistributedParam &param);
   void receiveUpdatedParameters();
   FailureOr<train::StepOp> addStartup();
   FailureOr<train::StepOp> addGeoPush();
@@ -175,6 +191,92 @@ void WorkerBuilder::moveOptimizerToServers() {
       param.erase();
 }
 
+/// Returns the lookups that read `table`: every use of every read of it in
+/// `program`, when each is the table of a `train.embedding` or
+/// `train.embedding_pool` in `step`; nothing otherwise.
+static std::optional<SmallVector<Operation *>>
+getLookups(train::ParamOp table, train::StepOp step, Operation *program) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(table.getSymNameAttr(), &program->getRegion(0));
+  if (!uses)
+    return std::nullopt;
+  SmallVector<Operation *> lookups;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto read = dyn_cast<train::ReadOp>(use.getUser());
+    if (!read || read->getParentOp() != step)
+      return std::nullopt;
+    for (OpOperand &reader : read.getValue().getUses()) {
+      if (!isa<train::EmbeddingOp, train::EmbeddingPoolOp>(reader.getOwner()) ||
+          reader.getOperandNumber() != 0)
+        return std::nullopt;
+      lookups.push_back(reader.getOwner());
+    }
+  }
+  llvm::sort(lookups,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return lookups;
+}
+
+void WorkerBuilder::findPrefetchedTables() {
+  Operation *program = step->getParentOp();
+  for (DistributedParam &param : params)
+    if (param.update.param.getSparse())
+      if (std::optional<SmallVector<Operation *>> lookups =
+              getLookups(param.update.param, step, program))
+        param.lookups = std::move(*lookups);
+}
+
+/// Returns whether `value` is available right before `op`, in its block.
+static bool isAvailableBefore(Value value, Operation *op) {
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return argument.getOwner() == op->getBlock();
+  Operation *producer = value.getDefiningOp();
+  return producer->getBlock() == op->getBlock() &&
+         producer->isBeforeInBlock(op);
+}
+
+void WorkerBuilder::prefetchRows(DistributedParam &param) {
+  // The lookups whose ids are known before the first of them fetch their
+  // rows together, each row once; a lookup of ids computed later starts a
+  // new group.
+  SmallVector<SmallVector<Operation *>> groups;
+  for (Operation *lookup : param.lookups) {
+    if (!groups.empty() &&
+        isAvailableBefore(lookup->getOperand(1), groups.back().front()))
+      groups.back().push_back(lookup);
+    else
+      groups.push_back({lookup});
+  }
+  train::ParamOp table = param.update.param;
+  RankedTensorType type = table.getParameterType();
+  SmallVector<int64_t> sections;
+  for (const RemoteBlock &remote : param.blocks)
+    sections.push_back(remote.block.rows);
+  for (ArrayRef<Operation *> group : groups) {
+    OpBuilder builder(group.front());
+    Location loc = group.front()->getLoc();
+    SmallVector<Value> ids;
+    for (Operation *lookup : group)
+      ids.push_back(lookup->getOperand(1));
+    auto route = ps::RouteIdsOp::create(
+        builder, loc, ids, FlatSymbolRefAttr::get(table.getSymNameAttr()),
+        builder.getDenseI64ArrayAttr(sections));
+    SmallVector<Value> parts;
+    for (auto [local, remote] : llvm::zip(route.getLocalIds(), param.blocks))
+      parts.push_back(ps::PrefetchOp::create(
+          builder, loc,
+          train::RowsType::get(withRows(type, remote.block.rows)), local,
+          remote.symbol));
+    Value rows = joinBlocks(builder, loc, parts);
+    for (Operation *lookup : group) {
+      Operation *read = lookup->getOperand(0).getDefiningOp();
+      lookup->setOperand(0, rows);
+      if (read->use_empty())
+        read->erase();
+    }
+  }
+}
+
 void WorkerBuilder::receiveUpdatedParameters() {
   Block &body = step.getBody().front();
   OpBuilder builder(body.getTerminator());
@@ -186,15 +288,23 @@ void WorkerBuilder::receiveUpdatedParameters() {
     ps::SendBarrierOp::create(builder, loc, servers);
   for (const SharedNorm &norm : norms)
     ps::ReduceNormOp::create(builder, loc, norm.name, norm.servers);
-  SmallVector<SmallVector<Value>> received;
-  for (DistributedParam &param : params)
-    received.push_back(receiveBlocks(builder, loc, param));
+  std::vector<HeldBlocks> received = receiveHeldParameters(builder, loc);
   if (job.getMode() == ps::Mode::Sync)
     ps::FetchBarrierOp::create(builder, loc, servers);
-  for (auto [param, blocks] : llvm::zip(params, received))
+  for (auto &[param, blocks] : received)
     train::WriteOp::create(
         builder, loc, joinBlocks(builder, loc, blocks),
-        FlatSymbolRefAttr::get(param.update.param.getSymNameAttr()));
+        FlatSymbolRefAttr::get(param->update.param.getSymNameAttr()));
+}
+
+std::vector<WorkerBuilder::HeldBlocks>
+WorkerBuilder::receiveHeldParameters(OpBuilder &builder, Location loc) {
+  // A prefetched table is not received: each step fetches its rows.
+  std::vector<HeldBlocks> received;
+  for (DistributedParam &param : params)
+    if (param.lookups.empty())
+      received.push_back({&param, receiveBlocks(builder, loc, param)});
+  return received;
 }
 
 /// Returns the name of the GEO copy of `param`'s last synchronised value.
@@ -214,13 +324,28 @@ FailureOr<train::StepOp> WorkerBuilder::addStartup() {
   auto startup = train::StepOp::create(builder, loc, "startup",
                                        builder.getFunctionType({}, {}));
   builder.setInsertionPointToStart(&startup.getBody().front());
-  SmallVector<SmallVector<Value>> received;
-  for (DistributedParam &param : params)
-    received.push_back(receiveBlocks(builder, loc, param));
-  ps::FetchBarrierOp::create(builder, loc, servers);
-  for (auto [param, blocks] : llvm::zip(params, received)) {
+  std::vector<HeldBlocks> received = receiveHeldParameters(builder, loc);
+  // A sync startup lets every server open its first step; in the other
+  // modes it ends only what it received.
+  ArrayAttr fetchedFrom = servers;
+  if (job.getMode() != ps::Mode::Sync) {
+    llvm::SetVector<Attribute> receivedFrom;
+    for (auto &[param, blocks] : received)
+      for (const RemoteBlock &remote : param->blocks)
+        receivedFrom.insert(
+            FlatSymbolRefAttr::get(remote.symbol.getRootReference()));
+    // In the job's server order, as the main step lists them.
+    SmallVector<Attribute> ordered;
+    for (Attribute server : servers)
+      if (receivedFrom.contains(server))
+        ordered.push_back(server);
+    fetchedFrom = ArrayAttr::get(context, ordered);
+  }
+  if (!fetchedFrom.empty())
+    ps::FetchBarrierOp::create(builder, loc, fetchedFrom);
+  for (auto &[param, blocks] : received) {
     Value whole = joinBlocks(builder, loc, blocks);
-    train::ParamOp paramOp = param.update.param;
+    train::ParamOp paramOp = param->update.param;
     train::WriteOp::create(builder, loc, whole,
                            FlatSymbolRefAttr::get(paramOp.getSymNameAttr()));
     if (job.getMode() == ps::Mode::Geo)
@@ -317,6 +442,10 @@ LogicalResult WorkerBuilder::build() {
   } else {
     insertSends();
     moveOptimizerToServers();
+    findPrefetchedTables();
+    for (DistributedParam &param : params)
+      if (!param.lookups.empty())
+        prefetchRows(param);
     receiveUpdatedParameters();
   }
   if (failed(geoPush))
@@ -327,11 +456,13 @@ LogicalResult WorkerBuilder::build() {
 
   // The training program becomes the worker program; its parameters are
   // now the worker's local copies, and where their blocks live is stated by
-  // the communication ops.
+  // the communication ops; the worker holds no copy of a prefetched table.
   auto program = cast<train::ProgramOp>(step->getParentOp());
   for (DistributedParam &param : params) {
     param.update.param->removeAttr(ps::PSDialect::kSlicesAttrName);
     param.update.param->removeAttr(ps::PSDialect::kPlacementAttrName);
+    if (!param.lookups.empty())
+      param.update.param.erase();
   }
   OpBuilder builder(program);
   auto symbol = [](train::StepOp op) {
@@ -400,7 +531,7 @@ struct InsertSendRecvPass
     if (failed(servers) || failed(updates))
       return signalPassFailure();
 
-    SmallVector<DistributedParam> params;
+    std::vector<DistributedParam> params;
     SymbolTableCollection symbols;
     SmallVector<bool> used(servers->size(), false);
     auto step = (*updates)[0].optimizer->getParentOfType<train::StepOp>();
