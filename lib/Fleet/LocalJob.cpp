@@ -271,6 +271,8 @@ Status LocalJob::runTrainer(int index, const JobRunOptions &options,
   if (Status status = fleet.initWorker(options.loadDir); !status.isOk())
     return failed(status);
 
+  // The traffic before this step, to report each step's own.
+  CommunicationStats before = fleet.worker()->stats();
   for (step = startStep + 1; step <= options.steps; ++step) {
     bool faultDue = fault && fault->step == step;
     if (faultDue && fault->kind == InjectedFault::Kind::Error)
@@ -309,7 +311,11 @@ Status LocalJob::runTrainer(int index, const JobRunOptions &options,
       std::lock_guard<std::mutex> lock(localCopiesMutex_);
       localCopies_[step].emplace(index, std::move(*local));
     }
-    log.report(index, step, rows, getScalarValues(worker.outputs()));
+    const CommunicationStats &after = worker.stats();
+    log.report(index, step, rows, after.bytesPushed - before.bytesPushed,
+               after.bytesPulled - before.bytesPulled,
+               getScalarValues(worker.outputs()));
+    before = after;
     // The save runs in the thread whose report completes the step; a
     // failed one stops whichever trainer finds it.
     if (savesAfter(options, step))

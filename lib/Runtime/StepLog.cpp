@@ -12,6 +12,7 @@ using namespace openks;
 using namespace openks::runtime;
 
 void StepLog::report(int trainer, int64_t step, int64_t rows,
+                     int64_t bytesPushed, int64_t bytesPulled,
                      const std::vector<std::optional<double>> &values) {
   std::lock_guard<std::mutex> lock(mutex_);
   Pending &pending = pending_[step];
@@ -25,6 +26,8 @@ void StepLog::report(int trainer, int64_t step, int64_t rows,
       ++pending.counts[i];
     }
   pending.rows += rows;
+  pending.bytesPushed += bytesPushed;
+  pending.bytesPulled += bytesPulled;
   ++pending.reported;
   flush();
 }
@@ -52,10 +55,12 @@ void StepLog::flush() {
     summary.step = next_;
     for (size_t i = 0; i < pending.sums.size(); ++i)
       summary.means.push_back(
-          pending.counts[i] ? std::optional<double>(pending.sums[i] /
-                                                    pending.counts[i])
-                            : std::nullopt);
+          pending.counts[i]
+              ? std::optional<double>(pending.sums[i] / pending.counts[i])
+              : std::nullopt);
     summary.rows = pending.rows;
+    summary.bytesPushed = pending.bytesPushed;
+    summary.bytesPulled = pending.bytesPulled;
     summary.trainers = pending.reported;
     summary.completed = std::chrono::steady_clock::now();
     consumer_(summary);
@@ -64,8 +69,8 @@ void StepLog::flush() {
   }
 }
 
-std::vector<std::optional<double>> openks::runtime::getScalarValues(
-    const std::vector<const Tensor *> &outputs) {
+std::vector<std::optional<double>>
+openks::runtime::getScalarValues(const std::vector<const Tensor *> &outputs) {
   std::vector<std::optional<double>> values;
   for (const Tensor *output : outputs) {
     if (output->rank() != 0 || output->dtype() == DType::I64)

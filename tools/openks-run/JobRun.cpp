@@ -86,6 +86,8 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
 
   const std::vector<std::string> &names = job.worker->main.outputNames();
   std::vector<std::string> columns(names.begin() + 1, names.end());
+  columns.push_back("bytes_pushed");
+  columns.push_back("bytes_pulled");
   if (verification)
     for (const std::string &name : verification->names())
       columns.push_back("relative_difference:" + name);
@@ -104,6 +106,8 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   Status metricsStatus = Status::ok();
   double loss = 0;
   int64_t totalRows = 0;
+  // The bytes of every trainer's steps, and how many trainer steps.
+  int64_t stepBytesPushed = 0, stepBytesPulled = 0, trainerSteps = 0;
   fleet::JobRunOptions runOptions;
   runOptions.steps = settings.steps;
   runOptions.globalBatch = settings.batchSize;
@@ -115,14 +119,20 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   if (verification)
     runOptions.afterStep = [&](const WorkerRole &worker) {
       return worker.trainer() == 0 ? verification->check(worker, job)
-                                  : Status::ok();
+                                   : Status::ok();
     };
   runOptions.onStep = [&](const StepSummary &summary) {
     loss = summary.means.front().value_or(NAN);
     totalRows += summary.rows;
+    stepBytesPushed += summary.bytesPushed;
+    stepBytesPulled += summary.bytesPulled;
+    trainerSteps += summary.trainers;
     progress.step(summary.step, loss, summary.rows, summary.completed);
     std::vector<std::optional<double>> extra(summary.means.begin() + 1,
                                              summary.means.end());
+    int trainersOfStep = std::max(summary.trainers, 1);
+    extra.push_back(double(summary.bytesPushed) / trainersOfStep);
+    extra.push_back(double(summary.bytesPulled) / trainersOfStep);
     if (verification)
       for (const ParameterDifference &difference :
            verification->take(summary.step))
@@ -150,6 +160,10 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
           settings.steps - startStep, countOf(trainers, "trainer"),
           countOf((*run)->numServers(), "server"), describeMode(job.mode),
           seconds, loss, totalRows / std::max(seconds, 1e-9));
+  if (trainerSteps > 0)
+    printTo(stdout, "  per trainer and step: pushed {}, pulled {}\n",
+            formatBytes(stepBytesPushed / trainerSteps),
+            formatBytes(stepBytesPulled / trainerSteps));
   for (int index = 0; index < (*run)->numServers(); ++index) {
     const ParameterServer &server = (*run)->server(index).server();
     ParameterServer::Stats stats = server.stats();

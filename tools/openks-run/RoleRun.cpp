@@ -134,6 +134,8 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
   if (!settings.metricsOut.empty() && trainer == 0) {
     const std::vector<std::string> &names = job.worker->main.outputNames();
     std::vector<std::string> columns(names.begin() + 1, names.end());
+    columns.push_back("bytes_pushed");
+    columns.push_back("bytes_pulled");
     if (verification)
       for (const std::string &name : verification->names())
         columns.push_back("relative_difference:" + name);
@@ -160,6 +162,9 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
   Progress::Clock::time_point previous = start;
   double loss = 0;
   int64_t rows = 0;
+  // The traffic before the current step, and that of the steps so far.
+  CommunicationStats before = fleet.worker()->stats();
+  int64_t stepBytesPushed = 0, stepBytesPulled = 0;
   for (int64_t step = startStep + 1; step <= settings.steps; ++step) {
     StatusOr<double> stepLoss = fleet.trainStep(**source, settings.batchSize);
     if (!stepLoss)
@@ -175,6 +180,12 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
     for (std::optional<double> value : getScalarValues(worker.outputs()))
       extra.push_back(value);
     extra.erase(extra.begin());
+    const CommunicationStats &after = worker.stats();
+    extra.push_back(after.bytesPushed - before.bytesPushed);
+    extra.push_back(after.bytesPulled - before.bytesPulled);
+    stepBytesPushed += after.bytesPushed - before.bytesPushed;
+    stepBytesPulled += after.bytesPulled - before.bytesPulled;
+    before = after;
     if (verification) {
       if (Status status = verification->check(worker, job); !status.isOk()) {
         fleet.abortWorker(status);
@@ -225,11 +236,15 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
   const CommunicationStats &stats = fleet.worker()->stats();
   printTo(stdout,
           "trainer {} of {} ({}): trained {} steps in {:.2f} s: final loss "
-          "{:.6f}, {:.0f} samples/s; pushed {}, pulled {}, {:.3f} s at "
-          "barriers\n",
+          "{:.6f}, {:.0f} samples/s; pushed {}, pulled {} ({} and {} per "
+          "step), {:.3f} s at barriers\n",
           trainer, trainers, describeMode(job.mode), settings.steps - startStep,
           seconds, loss, rows / std::max(seconds, 1e-9),
           formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
+          formatBytes(stepBytesPushed /
+                      std::max<int64_t>(settings.steps - startStep, 1)),
+          formatBytes(stepBytesPulled /
+                      std::max<int64_t>(settings.steps - startStep, 1)),
           std::chrono::duration<double>(stats.barrierWait).count());
   if (!verification)
     return 0;

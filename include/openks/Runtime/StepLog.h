@@ -35,6 +35,10 @@ struct StepSummary {
   std::vector<std::optional<double>> means;
   /// The rows the trainers took together.
   int64_t rows = 0;
+  /// The bytes the trainers pushed to and pulled from the servers in the
+  /// step, together.
+  int64_t bytesPushed = 0;
+  int64_t bytesPulled = 0;
   /// How many trainers ran the step.
   int trainers = 0;
   /// When the last of them reported it.
@@ -60,8 +64,10 @@ public:
         next_(firstStep) {}
 
   /// Records that `trainer` ran `step` (steps count from the first step,
-  /// each trainer's in order) on `rows` rows and fetched `values`.
-  void report(int trainer, int64_t step, int64_t rows,
+  /// each trainer's in order) on `rows` rows, pushing `bytesPushed` and
+  /// pulling `bytesPulled` bytes, and fetched `values`.
+  void report(int trainer, int64_t step, int64_t rows, int64_t bytesPushed,
+              int64_t bytesPulled,
               const std::vector<std::optional<double>> &values);
   /// Records that `trainer` runs no step after `lastStep`.
   void finish(int trainer, int64_t lastStep);
@@ -72,6 +78,8 @@ private:
     std::vector<double> sums;
     std::vector<int> counts;
     int64_t rows = 0;
+    int64_t bytesPushed = 0;
+    int64_t bytesPulled = 0;
     int reported = 0;
   };
 
