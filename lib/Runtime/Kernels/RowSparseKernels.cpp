@@ -16,7 +16,9 @@
 #include "KernelUtils.h"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
+#include <utility>
 #include <vector>
 
 using namespace openks;
@@ -57,6 +59,49 @@ TableGradient TableGradient::dense(const Shape &tableShape, Tensor &values) {
   return TableGradient(values, nullptr);
 }
 
+/// Sorts the ids [first, last) ascending. Batches of non-negative ids, the
+/// usual case, go through a least-significant-digit radix sort, a byte per
+/// pass over only the bytes the largest id uses: a few linear passes where
+/// a comparison sort costs log2(count) of them.
+static void sortIds(int64_t *first, int64_t *last) {
+  constexpr int kDigitBits = 8;
+  constexpr int kBuckets = 1 << kDigitBits;
+  int64_t count = last - first;
+  int64_t largest = 0;
+  bool negative = false;
+  for (const int64_t *id = first; id != last; ++id) {
+    largest = std::max(largest, *id);
+    negative |= *id < 0;
+  }
+  if (negative || count < kBuckets) {
+    std::sort(first, last);
+    return;
+  }
+  int passes = 0;
+  while (passes * kDigitBits < 64 && (largest >> (passes * kDigitBits)) != 0)
+    ++passes;
+  // Counts every digit of every pass in one read of the ids.
+  std::vector<std::array<int64_t, kBuckets>> offsets(passes);
+  for (std::array<int64_t, kBuckets> &pass : offsets)
+    pass.fill(0);
+  for (const int64_t *id = first; id != last; ++id)
+    for (int pass = 0; pass < passes; ++pass)
+      ++offsets[pass][(*id >> (pass * kDigitBits)) & (kBuckets - 1)];
+  thread_local std::vector<int64_t> scratch;
+  scratch.resize(count);
+  int64_t *from = first, *to = scratch.data();
+  for (int pass = 0; pass < passes; ++pass) {
+    int64_t next = 0;
+    for (int64_t &offset : offsets[pass])
+      next += std::exchange(offset, next);
+    for (const int64_t *id = from; id != from + count; ++id)
+      to[offsets[pass][(*id >> (pass * kDigitBits)) & (kBuckets - 1)]++] = *id;
+    std::swap(from, to);
+  }
+  if (from != first)
+    std::copy_n(from, count, first);
+}
+
 /// Keeps the distinct ids of the rank-1 `rowIds` but `paddingIdx`, in
 /// ascending order.
 static void sortDistinct(std::optional<int64_t> paddingIdx, Tensor &rowIds) {
@@ -64,7 +109,7 @@ static void sortDistinct(std::optional<int64_t> paddingIdx, Tensor &rowIds) {
   int64_t *end = first + rowIds.numel();
   if (paddingIdx)
     end = std::remove(first, end, *paddingIdx);
-  std::sort(first, end);
+  sortIds(first, end);
   end = std::unique(first, end);
   rowIds.resize(Shape{end - first});
 }
@@ -259,9 +304,8 @@ Status kernels::routeIds(const std::vector<const Tensor *> &ids,
       distinct.push_back(data[position]);
     }
   }
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()),
-                 distinct.end());
+  sortIds(distinct.data(), distinct.data() + distinct.size());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   // Each section takes the next run of ids, made local to it.
   auto id = distinct.begin();
   int64_t sectionBegin = 0;

@@ -273,6 +273,35 @@ TEST(RouteIdsTest, EachSectionGetsItsDistinctIdsAscendingAndLocal) {
   }
 }
 
+TEST(RouteIdsTest, LargeBatchesAgreeWithANaiveSet) {
+  // Batches large enough for the radix sort, of ids spanning one to five
+  // bytes, with many repeats and none.
+  std::mt19937_64 rng(11);
+  for (int64_t tableRows : {int64_t(200), int64_t(70000), int64_t(1) << 36}) {
+    const std::vector<int64_t> sections = {tableRows / 3,
+                                           tableRows - tableRows / 3};
+    for (int64_t count : {255, 256, 5000}) {
+      std::uniform_int_distribution<int64_t> uniform(0, tableRows - 1);
+      std::vector<int64_t> drawn(count);
+      std::set<int64_t> all;
+      for (int64_t &id : drawn)
+        all.insert(id = uniform(rng));
+      Tensor ids = idTensor(Shape{count}, drawn);
+      Tensor low(DType::I64, Shape{}), high(DType::I64, Shape{});
+      ASSERT_TRUE(
+          kernels::routeIds({&ids}, "t", sections, {&low, &high}).isOk());
+      std::vector<int64_t> expectedLow, expectedHigh;
+      for (int64_t id : all)
+        if (id < sections[0])
+          expectedLow.push_back(id);
+        else
+          expectedHigh.push_back(id - sections[0]);
+      EXPECT_EQ(idsOf(low), expectedLow) << tableRows << " rows, " << count;
+      EXPECT_EQ(idsOf(high), expectedHigh) << tableRows << " rows, " << count;
+    }
+  }
+}
+
 TEST(RouteIdsTest, IdsPastTwoToTheThirtyOneAreRoutedAndOutsideIdsRefused) {
   // A table of 2^32 + 8 rows in two sections: int64 ids throughout.
   const int64_t half = int64_t(1) << 31;
