@@ -12,6 +12,14 @@
 #                 one round trip each or in batches of 64 with one flush,
 #                 against the same writes over TCP and (batches) pushes
 #                 through the in-process transport, as blocks/s;
+#   tables:       prefetches (pullRows) of batches of 4096 or 16384
+#                 distinct rows of a table block of 1,000,000 rows of 16 or
+#                 64 f32 elements, and pushes (pushRows, and a flush) of
+#                 their row-sparse gradients, which the server minimizes
+#                 with Adagrad, through the gRPC transport between two
+#                 processes against the same through the in-process
+#                 transport to a server in the benchmark's process, as
+#                 rows/s;
 #   training:     samples/s of the MLP example, 2 servers and 2 trainers in
 #                 sync, as processes (openks-launch) against the same job in
 #                 one process (goal: >= 0.8), by the wall clock and per
@@ -106,9 +114,11 @@ runs, steps, batch = map(int, sys.argv[2:5])
 median = {}
 for run in json.load(open(f"{work}/bench.json"))["benchmarks"]:
     if run.get("aggregate_name") == "median":
-        # "BM_GrpcPush/1048576/real_time".
-        name, args, *_ = run["run_name"].split("/")
-        median[(name, int(args))] = run
+        # Keyed by the argument, or the arguments when there are several:
+        # "BM_GrpcPush/1048576/real_time", "BM_GrpcPullRows/16/4096/...".
+        name, *parts = run["run_name"].split("/")
+        numbers = tuple(int(part) for part in parts if part.isdigit())
+        median[(name, numbers if len(numbers) > 1 else numbers[0])] = run
 
 def value(name, args, counter):
     run = median.get((name, args))
@@ -148,7 +158,10 @@ if sizes:
               f"{figure(grpc_pull)} | {ratio(grpc_pull, tcp_pull)} |")
     print()
 
-sizes = sorted({args for name, args in median if args < 1 << 20})
+small = ("BM_TcpPush", "BM_GrpcPush", "BM_TcpPushBatch", "BM_GrpcPushBatch",
+         "BM_InProcessPushBatch")
+sizes = sorted({args for name, args in median
+                if name in small and args < 1 << 20})
 if sizes:
     print("small blocks: pushes between two processes (blocks/s)")
     print("| block | TCP, one each | gRPC, one each | ratio "
@@ -164,6 +177,30 @@ if sizes:
         print(f"| {size(args)} | {rate(tcp_one)} | {rate(grpc_one)} | "
               f"{ratio(grpc_one, tcp_one)} | {rate(tcp)} | {rate(grpc)} | "
               f"{ratio(grpc, tcp)} | {rate(local)} | {ratio(grpc, local)} |")
+    print()
+
+def rows_per_second(x):
+    return f"{x / 1e6:.3g} M" if x else "-"
+
+shapes = sorted({args for name, args in median
+                 if name in ("BM_InProcessPullRows", "BM_GrpcPullRows",
+                             "BM_InProcessPushRows", "BM_GrpcPushRows")})
+if shapes:
+    print("tables: prefetches and row-sparse pushes (Adagrad update) of a "
+          "table block of 1,000,000 rows, between two processes against in "
+          "one (rows/s)")
+    print("| dim | rows | in-process pull | gRPC pull | ratio "
+          "| in-process push | gRPC push | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for dim, count in shapes:
+        pull = value("BM_InProcessPullRows", (dim, count), "rows/s")
+        grpc_pull = value("BM_GrpcPullRows", (dim, count), "rows/s")
+        push = value("BM_InProcessPushRows", (dim, count), "rows/s")
+        grpc_push = value("BM_GrpcPushRows", (dim, count), "rows/s")
+        print(f"| {dim} | {count} | {rows_per_second(pull)} | "
+              f"{rows_per_second(grpc_pull)} | {ratio(grpc_pull, pull)} | "
+              f"{rows_per_second(push)} | {rows_per_second(grpc_push)} | "
+              f"{ratio(grpc_push, push)} |")
     print()
 
 def samples(path, pattern):

@@ -19,7 +19,14 @@
 //   trip each), and batches of kBatch pushes with one flush (a step's
 //   pushes), through the gRPC transport, through the in-process transport
 //   to a server of the same job in this process (batches only) and as the
-//   same writes to the TCP socket.
+//   same writes to the TCP socket;
+// * tables: a prefetch (pullRows) of a batch of 4096 or 16384 distinct
+//   ascending rows of a table block of 1,000,000 rows of 16 or 64 f32
+//   elements, and a push of their row-sparse gradient (pushRows), which the
+//   server minimizes with Adagrad, and its flush, through the gRPC transport
+//   and through the in-process transport to the server of the same job in
+//   this process. The batches follow one another through the whole table, as
+//   a job's steps do.
 //
 // Before anything of gRPC exists in it, the benchmark forks its two peers:
 // the server process, which publishes the server of a hand-built job on a
@@ -29,6 +36,8 @@
 // allocations; every path is warmed up before the benchmarks run.
 //
 //===----------------------------------------------------------------------===//
+
+#include "BenchSupport.h"
 
 #include "openks/Runtime/GrpcCluster.h"
 #include "openks/Runtime/InProcessTransport.h"
@@ -55,28 +64,27 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <thread>
 #include <vector>
 
 using namespace openks;
 using namespace openks::runtime;
+using namespace openks::bench;
 
 namespace {
 
-/// How long any wait of a benchmark may take before it fails.
-constexpr std::chrono::milliseconds kTimeout{60000};
 /// How long the server waits for word from its trainer, which leaves it
 /// alone while the other benchmarks run.
 constexpr std::chrono::milliseconds kServerTimeout{600000};
-
-Deadline deadline() { return Deadline::after(kTimeout); }
 
 /// The job's token and fingerprint, the same in both processes.
 const char *const kToken = "openks-bench-grpc";
 constexpr uint64_t kFingerprint = 0x6f70656e6b73;
 
 /// The server's blocks, numbered in this order: first those of the
-/// bandwidth benchmarks, 1 to 64 MiB, then the small ones, 64 B to 4 KiB.
+/// bandwidth benchmarks, 1 to 64 MiB, then the small ones, 64 B to 4 KiB;
+/// the table blocks follow.
 constexpr int64_t kBlocks[] = {1 << 20, 4 << 20, 16 << 20, 64 << 20,
                                64,      256,     1024,     4096};
 constexpr int kNumLargeBlocks = 4;
@@ -85,9 +93,6 @@ constexpr int64_t kLargestBlock = 64 << 20;
 /// The pushes of one batch of small blocks.
 constexpr int kBatch = 64;
 
-/// The number of f32 elements in `bytes`.
-int64_t floatsIn(int64_t bytes) { return bytes / sizeof(float); }
-
 /// Returns the server's block of `bytes` bytes.
 int blockOf(int64_t bytes) {
   return static_cast<int>(
@@ -95,10 +100,18 @@ int blockOf(int64_t bytes) {
       std::begin(kBlocks));
 }
 
+/// Returns the server's table block of dimension `dim`.
+int tableBlockOf(int64_t dim) {
+  return static_cast<int>(
+      std::size(kBlocks) +
+      (std::find(std::begin(kTableDims), std::end(kTableDims), dim) -
+       std::begin(kTableDims)));
+}
+
 /// Returns a job of one trainer and one async server at `endpoint`, which
-/// holds one f32 block of each size of kBlocks, initialised to 1, whose update
-/// only takes the pushed buffer: a push costs what the transport and the
-/// server's protocol cost.
+/// holds one block of each size of kBlocks, whose update only takes the
+/// pushed buffer, and one table block of each dimension of kTableDims
+/// (addAdagradTable) on row-sparse gradients.
 StatusOr<std::shared_ptr<JobSpec>> makeJob(const std::string &endpoint) {
   auto job = std::make_shared<JobSpec>();
   job->mode = SyncMode::Async;
@@ -108,24 +121,12 @@ StatusOr<std::shared_ptr<JobSpec>> makeJob(const std::string &endpoint) {
   spec.endpoint = endpoint;
   spec.mode = SyncMode::Async;
   ServerProgramSpec &program = spec.program.emplace();
-  for (int64_t bytes : kBlocks) {
-    StatusOr<Tensor> value =
-        Tensor::allocate(DType::F32, Shape{floatsIn(bytes)});
-    if (!value)
-      return value.status();
-    Parameter block;
-    block.name = fmt::format("w{}", bytes);
-    block.initializer.value = 1;
-    block.wholeShape = value->shape();
-    block.value = std::move(*value);
-    ParameterId id = program.store.add(std::move(block));
-    Plan::Builder builder(program.store);
-    SlotId received = builder.addSlot(DType::F32, floatsIn(bytes));
-    builder.addInput(received, FeedSpec{DType::F32, Shape{floatsIn(bytes)}});
-    program.updates.push_back(std::move(builder).build());
-    program.blocks.push_back(
-        {id, MessageKind::Grad, program.updates.size() - 1, /*norm=*/{}});
-  }
+  for (int64_t bytes : kBlocks)
+    OPENKS_RETURN_IF_ERROR(addBlock(program, fmt::format("w{}", bytes),
+                                    floatsIn(bytes), takeOnlyPlan));
+  for (int64_t dim : kTableDims)
+    OPENKS_RETURN_IF_ERROR(addAdagradTable(program, fmt::format("emb{}", dim),
+                                           dim, Gradient::Rows));
   return job;
 }
 
@@ -425,10 +426,11 @@ public:
   Transport &inProcess() { return *inProcess_; }
 
 private:
-  /// Pushes and pulls every block twice through the gRPC transport, and
-  /// the largest both ways over TCP: the benchmarks measure the steady
-  /// state of a job's steps, whose buffers (spare ones in the transport,
-  /// the sockets') exist and whose pages are in memory, not its first step.
+  /// Pushes and pulls every block twice through the gRPC transport (of a
+  /// table, the first kMaxBatchRows rows), and the largest both ways over
+  /// TCP: the benchmarks measure the steady state of a job's steps, whose
+  /// buffers (spare ones in the transport, the sockets') exist and whose
+  /// pages are in memory, not its first step.
   Status warmUp() {
     for (int64_t bytes : kBlocks) {
       Tensor value(DType::F32, Shape{floatsIn(bytes)});
@@ -439,6 +441,24 @@ private:
         OPENKS_RETURN_IF_ERROR(grpc_->flush(/*trainer=*/0, deadline()));
         OPENKS_RETURN_IF_ERROR(grpc_->pull(/*server=*/0, blockOf(bytes), value,
                                            /*trainer=*/0, deadline()));
+      }
+    }
+    Tensor firstRows(DType::I64, Shape{kMaxBatchRows});
+    std::iota(firstRows.data<int64_t>(),
+              firstRows.data<int64_t>() + kMaxBatchRows, 0);
+    for (int64_t dim : kTableDims) {
+      Tensor ids(DType::I64, Shape{kMaxBatchRows});
+      Tensor rows(DType::F32, Shape{kMaxBatchRows, dim});
+      for (int round = 0; round < 2; ++round) {
+        ids.copyFrom(firstRows);
+        rows.resize(Shape{kMaxBatchRows, dim});
+        OPENKS_RETURN_IF_ERROR(grpc_->pushRows(
+            /*server=*/0, tableBlockOf(dim), MessageKind::Grad, ids, rows,
+            /*trainer=*/0, deadline()));
+        OPENKS_RETURN_IF_ERROR(grpc_->flush(/*trainer=*/0, deadline()));
+        OPENKS_RETURN_IF_ERROR(grpc_->pullRows(/*server=*/0, tableBlockOf(dim),
+                                               firstRows, rows, /*trainer=*/0,
+                                               deadline()));
       }
     }
     std::vector<char> buffer(kLargestBlock, 1);
@@ -462,19 +482,9 @@ Peers &peers() {
   return instance;
 }
 
-/// Stops `state` with `status` when it is an error; returns whether it was.
-bool failed(benchmark::State &state, const Status &status) {
-  if (status.isOk())
-    return false;
-  state.SkipWithError(status.message().c_str());
-  return true;
-}
-
 /// Reports GB/s and blocks/s given the blocks of `bytes` of one iteration.
 void setRates(benchmark::State &state, int64_t bytes, int64_t blocks) {
-  state.counters["GB/s"] =
-      benchmark::Counter(static_cast<double>(bytes * blocks) / 1e9,
-                         benchmark::Counter::kIsIterationInvariantRate);
+  setBandwidth(state, bytes * blocks);
   state.counters["blocks/s"] =
       benchmark::Counter(static_cast<double>(blocks),
                          benchmark::Counter::kIsIterationInvariantRate);
@@ -573,6 +583,49 @@ void BM_TcpPull(benchmark::State &state) {
   setRates(state, bytes, 1);
 }
 
+/// Each iteration: a push through `transport` of the row-sparse gradient of
+/// a batch of `range(1)` rows of the table block of dimension `range(0)`,
+/// which the server minimizes with Adagrad, then a flush.
+void pushTableRows(benchmark::State &state, Transport &transport) {
+  int64_t dim = state.range(0), count = state.range(1);
+  int block = tableBlockOf(dim);
+  Tensor ids(DType::I64, Shape{count});
+  Tensor grad(DType::F32, Shape{count, dim});
+  RowBatches batches(count);
+  for (auto _ : state) {
+    Status status =
+        pushRowGradient(transport, block, batches.next(), ids, grad, dim);
+    if (status.isOk())
+      status = transport.flush(/*trainer=*/0, deadline());
+    if (failed(state, status))
+      break;
+  }
+  setRowRates(state, count, dim);
+}
+
+/// A prefetch of rows of a table block through the gRPC transport.
+void BM_GrpcPullRows(benchmark::State &state) {
+  pullTableRows(state, peers().grpc(), tableBlockOf(state.range(0)));
+}
+
+/// The same prefetch through the in-process transport to the same server
+/// in this process.
+void BM_InProcessPullRows(benchmark::State &state) {
+  pullTableRows(state, peers().inProcess(), tableBlockOf(state.range(0)));
+}
+
+/// A push of the gradient of rows of a table block through the gRPC
+/// transport, and its flush.
+void BM_GrpcPushRows(benchmark::State &state) {
+  pushTableRows(state, peers().grpc());
+}
+
+/// The same push through the in-process transport to the same server in
+/// this process.
+void BM_InProcessPushRows(benchmark::State &state) {
+  pushTableRows(state, peers().inProcess());
+}
+
 /// The blocks of the bandwidth benchmarks.
 void largeBlocks(benchmark::internal::Benchmark *benchmark) {
   for (int block = 0; block < kNumLargeBlocks; ++block)
@@ -603,6 +656,10 @@ BENCHMARK(BM_GrpcPull)->Apply(largeBlocks)->Apply(wallClock);
 BENCHMARK(BM_TcpPushBatch)->Apply(smallBlocks)->Apply(wallClock);
 BENCHMARK(BM_GrpcPushBatch)->Apply(smallBlocks)->Apply(wallClock);
 BENCHMARK(BM_InProcessPushBatch)->Apply(smallBlocks)->Apply(wallClock);
+BENCHMARK(BM_GrpcPullRows)->Apply(tableShapes)->Apply(wallClock);
+BENCHMARK(BM_InProcessPullRows)->Apply(tableShapes)->Apply(wallClock);
+BENCHMARK(BM_GrpcPushRows)->Apply(tableShapes)->Apply(wallClock);
+BENCHMARK(BM_InProcessPushRows)->Apply(tableShapes)->Apply(wallClock);
 
 int main(int argc, char **argv) {
   // A peer that is gone fails the write, not the process.

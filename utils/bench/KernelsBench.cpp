@@ -6,16 +6,26 @@
 //
 // Measures our kernels next to the fastest direct way to do the same work in
 // the same process: matmul against a plain Eigen GEMM on the same shapes,
-// the SGD update against a plain streaming loop. utils/bench-kernels.sh turns
-// the pairs into ratios, which stay meaningful on a shared, noisy machine.
+// the SGD update against a plain streaming loop, and the kernels that
+// deduplicate the ids of a batch of an embedding table against std::sort of
+// the same ids: routeIds, which splits the distinct ids of a batch of 65536
+// between the two sections of a table of 10,000,000 rows (goal: >= 50 M
+// ids/s), embeddingGradRows, which sums the batch's row-sparse gradient, and
+// mergeRows, which adds two such gradients (against std::sort of their row
+// ids). The ids are drawn uniformly or by Zipf's law. utils/bench-kernels.sh
+// turns the pairs into ratios, which stay meaningful on a shared, noisy
+// machine.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/Kernels.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <benchmark/benchmark.h>
+#include <cmath>
 #include <random>
+#include <vector>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -107,6 +117,170 @@ void BM_SgdLoop(benchmark::State &state) {
       static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+/// The rows of the table the ids of a batch index, in two sections of
+/// kTableRows / 2 rows (a table split between two servers).
+constexpr int64_t kTableRows = 10000000;
+/// The ids of a batch.
+constexpr int64_t kBatchIds = 65536;
+/// The width of the table's rows in embeddingGradRows and mergeRows.
+constexpr int64_t kTableDim = 16;
+
+/// How the ids of a batch are drawn from the table.
+enum class IdDistribution { Uniform, Zipf };
+
+/// Returns kBatchIds ids of the table drawn by `distribution`: uniformly
+/// (few repeat), or by Zipf's law with exponent 1 (the id of rank r comes up
+/// in proportion to 1 / r; many repeat), the ranks scattered over the table
+/// so that the hot ids lie in both sections.
+Tensor drawIds(IdDistribution distribution, unsigned seed) {
+  std::mt19937_64 generator(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  const double logRows = std::log(static_cast<double>(kTableRows));
+  Tensor ids(DType::I64, Shape{kBatchIds});
+  int64_t *data = ids.data<int64_t>();
+  for (int64_t position = 0; position < kBatchIds; ++position) {
+    double draw = unit(generator);
+    if (distribution == IdDistribution::Uniform) {
+      data[position] = static_cast<int64_t>(draw * kTableRows);
+      continue;
+    }
+    // Ranks from 0, log-uniform: the continuous form of Zipf's law.
+    auto rank = static_cast<uint64_t>(std::exp(draw * logRows)) - 1;
+    // A multiplier prime to kTableRows (odd, not a multiple of 5) makes a
+    // bijection of the table's rows.
+    data[position] = static_cast<int64_t>(rank * 2654435761u % kTableRows);
+  }
+  return ids;
+}
+
+/// Reports ids/s given the ids of one iteration, and `distinct`, how many
+/// of them differ.
+void setIdRates(benchmark::State &state, int64_t ids, int64_t distinct) {
+  state.counters["ids/s"] = benchmark::Counter(
+      static_cast<double>(ids), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["distinct"] = static_cast<double>(distinct);
+}
+
+/// std::sort of a copy of the ids of `lists` together, as one iteration:
+/// the baseline of the kernels that deduplicate ids.
+void sortIds(benchmark::State &state,
+             const std::vector<const Tensor *> &lists) {
+  std::vector<int64_t> sorted;
+  for (const Tensor *list : lists)
+    sorted.insert(sorted.end(), list->data<int64_t>(),
+                  list->data<int64_t>() + list->numel());
+  std::vector<int64_t> ids = sorted;
+  for (auto _ : state) {
+    std::copy(ids.begin(), ids.end(), sorted.begin());
+    std::sort(sorted.begin(), sorted.end());
+    benchmark::DoNotOptimize(sorted.data());
+  }
+  setIdRates(state, static_cast<int64_t>(ids.size()),
+             std::unique(sorted.begin(), sorted.end()) - sorted.begin());
+}
+
+/// std::sort of a batch's ids.
+void BM_SortIds(benchmark::State &state, IdDistribution distribution) {
+  Tensor ids = drawIds(distribution, /*seed=*/5);
+  sortIds(state, {&ids});
+}
+
+/// kernels::routeIds of a batch's ids to the table's two sections.
+void BM_RouteIds(benchmark::State &state, IdDistribution distribution) {
+  Tensor ids = drawIds(distribution, /*seed=*/5);
+  Tensor first(DType::I64, Shape{kBatchIds}),
+      second(DType::I64, Shape{kBatchIds});
+  const std::vector<const Tensor *> inputs{&ids};
+  const std::vector<int64_t> sections{kTableRows / 2, kTableRows / 2};
+  const std::vector<Tensor *> outs{&first, &second};
+  for (auto _ : state) {
+    Status status = kernels::routeIds(inputs, "emb", sections, outs);
+    benchmark::DoNotOptimize(first.rawData());
+    if (!status.isOk())
+      state.SkipWithError(status.message().c_str());
+  }
+  setIdRates(state, kBatchIds, first.numel() + second.numel());
+}
+
+/// Returns in `rowIds` and `values` the row-sparse gradient of the table of
+/// the lookups of `ids`, whose own gradients are `dout`.
+Status embeddingGradRows(const Tensor &ids, const Tensor &dout, Tensor &rowIds,
+                         Tensor &values) {
+  return kernels::embeddingGradRows(ids, dout, Shape{kTableRows, kTableDim},
+                                    /*paddingIdx=*/std::nullopt, rowIds,
+                                    values);
+}
+
+/// kernels::embeddingGradRows of the lookups of a batch's ids.
+void BM_EmbeddingGradRows(benchmark::State &state,
+                          IdDistribution distribution) {
+  Tensor ids = drawIds(distribution, /*seed=*/5);
+  Tensor dout(DType::F32, Shape{kBatchIds, kTableDim});
+  randomize(dout, 6);
+  Tensor rowIds(DType::I64, Shape{kBatchIds}),
+      values(DType::F32, Shape{kBatchIds, kTableDim});
+  for (auto _ : state) {
+    Status status = embeddingGradRows(ids, dout, rowIds, values);
+    benchmark::DoNotOptimize(values.rawData());
+    if (!status.isOk())
+      state.SkipWithError(status.message().c_str());
+  }
+  setIdRates(state, kBatchIds, rowIds.numel());
+}
+
+/// The row-sparse gradients of two batches, as two trainers push them.
+struct TwoGradients {
+  /// Sums the gradients of two batches of ids drawn by `distribution`.
+  Status sum(IdDistribution distribution) {
+    for (unsigned batch = 0; batch < 2; ++batch) {
+      Tensor ids = drawIds(distribution, /*seed=*/5 + batch);
+      Tensor dout(DType::F32, Shape{kBatchIds, kTableDim});
+      randomize(dout, 6 + batch);
+      OPENKS_RETURN_IF_ERROR(
+          embeddingGradRows(ids, dout, rowIds[batch], values[batch]));
+    }
+    return Status::ok();
+  }
+
+  Tensor rowIds[2] = {Tensor(DType::I64, Shape{kBatchIds}),
+                      Tensor(DType::I64, Shape{kBatchIds})};
+  Tensor values[2] = {Tensor(DType::F32, Shape{kBatchIds, kTableDim}),
+                      Tensor(DType::F32, Shape{kBatchIds, kTableDim})};
+};
+
+/// std::sort of the row ids of the gradients of two batches.
+void BM_SortRowIds(benchmark::State &state, IdDistribution distribution) {
+  TwoGradients gradients;
+  if (Status status = gradients.sum(distribution); !status.isOk()) {
+    state.SkipWithError(status.message().c_str());
+    return;
+  }
+  sortIds(state, {&gradients.rowIds[0], &gradients.rowIds[1]});
+}
+
+/// kernels::mergeRows of the gradients of two batches.
+void BM_MergeRows(benchmark::State &state, IdDistribution distribution) {
+  TwoGradients gradients;
+  if (Status status = gradients.sum(distribution); !status.isOk()) {
+    state.SkipWithError(status.message().c_str());
+    return;
+  }
+  const std::vector<const Tensor *> rowIds{&gradients.rowIds[0],
+                                           &gradients.rowIds[1]};
+  const std::vector<const Tensor *> values{&gradients.values[0],
+                                           &gradients.values[1]};
+  Tensor outIds(DType::I64, Shape{2 * kBatchIds}),
+      outValues(DType::F32, Shape{2 * kBatchIds, kTableDim});
+  for (auto _ : state) {
+    Status status = kernels::mergeRows(
+        rowIds, values, Shape{kTableRows, kTableDim}, outIds, outValues);
+    benchmark::DoNotOptimize(outValues.rawData());
+    if (!status.isOk())
+      state.SkipWithError(status.message().c_str());
+  }
+  setIdRates(state, rowIds[0]->numel() + rowIds[1]->numel(), outIds.numel());
+}
+
 void matmulShapes(benchmark::internal::Benchmark *benchmark) {
   // The MLP example's layers at batch 64, then a square product.
   benchmark->Args({64, 784, 256})->Args({64, 256, 10})->Args({512, 512, 512});
@@ -123,5 +297,15 @@ BENCHMARK(BM_Matmul)->Apply(matmulShapes);
 BENCHMARK(BM_EigenGemm)->Apply(matmulShapes);
 BENCHMARK(BM_Sgd)->Apply(sgdSizes);
 BENCHMARK(BM_SgdLoop)->Apply(sgdSizes);
+BENCHMARK_CAPTURE(BM_SortIds, uniform, IdDistribution::Uniform);
+BENCHMARK_CAPTURE(BM_SortIds, zipf, IdDistribution::Zipf);
+BENCHMARK_CAPTURE(BM_RouteIds, uniform, IdDistribution::Uniform);
+BENCHMARK_CAPTURE(BM_RouteIds, zipf, IdDistribution::Zipf);
+BENCHMARK_CAPTURE(BM_EmbeddingGradRows, uniform, IdDistribution::Uniform);
+BENCHMARK_CAPTURE(BM_EmbeddingGradRows, zipf, IdDistribution::Zipf);
+BENCHMARK_CAPTURE(BM_SortRowIds, uniform, IdDistribution::Uniform);
+BENCHMARK_CAPTURE(BM_SortRowIds, zipf, IdDistribution::Zipf);
+BENCHMARK_CAPTURE(BM_MergeRows, uniform, IdDistribution::Uniform);
+BENCHMARK_CAPTURE(BM_MergeRows, zipf, IdDistribution::Zipf);
 
 BENCHMARK_MAIN();

@@ -12,6 +12,21 @@
 //   to a block whose update only takes the pushed buffer (the transport's
 //   own cost) and to one updated by SGD, and pulls of a block, against
 //   memcpy of the same bytes and against the SGD kernel run directly;
+// * tables: a block of an embedding table of 1,000,000 rows of 16 or 64
+//   f32 elements on an async server, minimized with Adagrad. Prefetches
+//   (pullRows) of batches of 4096 or 16384 distinct ascending rows against a
+//   plain loop that gathers the same rows out of a table of the same size
+//   (goal: >= 10 M rows/s at dim 16), and pushes of their row-sparse
+//   gradient (pushRows) against Adagrad run directly on the same gradient
+//   (goal: >= 5 M rows/s at dim 16), both as rows/s per server thread (the
+//   async server works in the trainer's thread). The batches follow one
+//   another through the whole table, as a job's steps do, so that the rows
+//   come from memory rather than from the cache;
+// * table steps: a step's traffic for a table of 1,000,000 x 16 and a batch
+//   touching 4096 of its rows, as the server counts it: the rows' gradient
+//   pushed and the rows prefetched (K * (D * 4 + 8) bytes each way, their
+//   ids included), against the whole gradient pushed and the whole block
+//   pulled (V * D * 4 bytes each way);
 // * training: steps of the MLP example (docs/examples/mlp.mlir minimized with
 //   SGD) by one trainer and one sync server against single-process steps on
 //   the same data;
@@ -22,6 +37,8 @@
 // runtime core; only the training pair loads a job from IR.
 //
 //===----------------------------------------------------------------------===//
+
+#include "BenchSupport.h"
 
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
@@ -41,33 +58,16 @@
 #include <benchmark/benchmark.h>
 #include <chrono>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 
 using namespace openks;
 using namespace openks::runtime;
+using namespace openks::bench;
 
 namespace {
-
-/// How long any wait of a benchmark may take before it fails.
-constexpr std::chrono::milliseconds kTimeout{60000};
-
-Deadline deadline() { return Deadline::after(kTimeout); }
-
-/// Stops `state` with `status` when it is an error; returns whether it was.
-bool failed(benchmark::State &state, const Status &status) {
-  if (status.isOk())
-    return false;
-  state.SkipWithError(status.message().c_str());
-  return true;
-}
-
-/// Reports GB/s given the bytes of one iteration.
-void setBandwidth(benchmark::State &state, int64_t bytesPerIteration) {
-  state.counters["GB/s"] =
-      benchmark::Counter(static_cast<double>(bytesPerIteration) / 1e9,
-                         benchmark::Counter::kIsIterationInvariantRate);
-}
 
 /// Returns an f32 tensor of `numel` elements in [-1, 1).
 Tensor randomVector(int64_t numel) {
@@ -79,30 +79,6 @@ Tensor randomVector(int64_t numel) {
     data[i] = static_cast<float>(state >> 8) / (1 << 23) - 1.0f;
   }
   return tensor;
-}
-
-/// Returns the f32 rate of an SGD update, small enough that the parameter
-/// stays near 1 through any number of iterations.
-Tensor learningRate() {
-  Tensor rate(DType::F32, Shape{});
-  *rate.data<float>() = 1e-7f;
-  return rate;
-}
-
-/// Adds the one input of an update of `parameter`, the received value.
-SlotId addReceivedInput(Plan::Builder &builder, const Tensor &parameter) {
-  SlotId received = builder.addSlot(parameter.dtype(), parameter.numel());
-  builder.addInput(received, FeedSpec{parameter.dtype(), parameter.shape()});
-  return received;
-}
-
-/// Returns the update of a block of `store` that only takes the received
-/// buffer: a push to it costs what the transport and the server's protocol
-/// cost, whatever the block's size.
-Plan takeOnlyPlan(const ParameterStore &store, ParameterId parameter) {
-  Plan::Builder builder(store);
-  addReceivedInput(builder, store[parameter].value);
-  return std::move(builder).build();
 }
 
 /// Returns the update openks-transpile makes for a parameter minimized with
@@ -155,32 +131,29 @@ private:
   std::unique_ptr<InProcessTransport> transport_;
 };
 
+/// Returns the spec of an async server of one trainer, without a program.
+ServerSpec asyncServerSpec() {
+  ServerSpec spec;
+  spec.name = "@ps0 (127.0.0.1:6170)";
+  spec.endpoint = "127.0.0.1:6170";
+  spec.mode = SyncMode::Async;
+  return spec;
+}
+
 /// Returns an async server of one trainer holding one f32 block of `numel`
 /// elements, initialised to 1, whose update `makeUpdate` builds.
 StatusOr<std::unique_ptr<BenchServer>>
 createBlockServer(int64_t numel,
                   Plan (*makeUpdate)(const ParameterStore &, ParameterId)) {
-  ServerSpec spec;
-  spec.name = "@ps0 (127.0.0.1:6170)";
-  spec.endpoint = "127.0.0.1:6170";
-  spec.mode = SyncMode::Async;
-  StatusOr<Tensor> value = Tensor::allocate(DType::F32, Shape{numel});
-  if (!value)
-    return value.status();
-  Parameter block;
-  block.name = "w";
-  block.initializer.value = 1;
-  block.wholeShape = Shape{numel};
-  block.value = std::move(*value);
-  ServerProgramSpec &program = spec.program.emplace();
-  ParameterId id = program.store.add(std::move(block));
-  program.updates.push_back(makeUpdate(program.store, id));
-  program.blocks.push_back({id, MessageKind::Grad, /*update=*/0, /*norm=*/{}});
+  ServerSpec spec = asyncServerSpec();
+  OPENKS_RETURN_IF_ERROR(
+      addBlock(spec.program.emplace(), "w", numel, makeUpdate));
   return BenchServer::create(std::move(spec));
 }
 
-/// The number of f32 elements in `bytes`.
-int64_t floatsIn(int64_t bytes) { return bytes / sizeof(float); }
+//===----------------------------------------------------------------------===//
+// Blocks: pushes and pulls
+//===----------------------------------------------------------------------===//
 
 /// memcpy of a block into another buffer: the cost of moving its bytes once.
 void BM_Memcpy(benchmark::State &state) {
@@ -268,6 +241,199 @@ void blockSizes(benchmark::internal::Benchmark *benchmark) {
     benchmark->Arg(kib * 1024);
 }
 
+//===----------------------------------------------------------------------===//
+// Tables: prefetches and row-sparse pushes
+//===----------------------------------------------------------------------===//
+
+/// Returns an async server of one trainer holding one table block of
+/// dimension `dim` (addAdagradTable) on gradients of the kind `gradient`.
+StatusOr<std::unique_ptr<BenchServer>> createTableServer(int64_t dim,
+                                                         Gradient gradient) {
+  ServerSpec spec = asyncServerSpec();
+  OPENKS_RETURN_IF_ERROR(
+      addAdagradTable(spec.program.emplace(), "emb", dim, gradient));
+  return BenchServer::create(std::move(spec));
+}
+
+/// Returns the server of createTableServer(dim, gradient), made on first
+/// use and kept for the benchmarks that follow: a table takes longer to
+/// allocate and fill than a benchmark takes to run.
+StatusOr<BenchServer *> getTableServer(int64_t dim, Gradient gradient) {
+  static std::map<std::pair<int64_t, Gradient>, std::unique_ptr<BenchServer>>
+      servers;
+  std::unique_ptr<BenchServer> &server = servers[{dim, gradient}];
+  if (!server) {
+    StatusOr<std::unique_ptr<BenchServer>> created =
+        createTableServer(dim, gradient);
+    if (!created)
+      return created.status();
+    server = std::move(*created);
+  }
+  return server.get();
+}
+
+/// Returns an f32 tensor of `rows` x `dim` elements in [-1, 1).
+Tensor randomRows(int64_t rows, int64_t dim) {
+  Tensor tensor = randomVector(rows * dim);
+  tensor.resize(Shape{rows, dim});
+  return tensor;
+}
+
+/// A table of kTableRows rows and its Adagrad moment, which the direct
+/// baselines work on.
+struct DirectTable {
+  Tensor values, moment;
+};
+
+/// Returns the direct baselines' table of dimension `dim`, its values in
+/// [-1, 1) and its moment 0, made on first use and kept as getTableServer
+/// keeps the servers' tables.
+DirectTable &getDirectTable(int64_t dim) {
+  static std::map<int64_t, DirectTable> tables;
+  auto [entry, inserted] = tables.try_emplace(dim);
+  if (inserted) {
+    entry->second.values = randomRows(kTableRows, dim);
+    entry->second.moment = Tensor(DType::F32, Shape{kTableRows, dim});
+  }
+  return entry->second;
+}
+
+/// A plain loop that copies a batch of `range(1)` rows of `range(0)`
+/// elements out of a table of kTableRows of them: the memory-bound
+/// baseline of a prefetch.
+void BM_GatherRows(benchmark::State &state) {
+  int64_t dim = state.range(0), count = state.range(1);
+  const Tensor &table = getDirectTable(dim).values;
+  Tensor rows(DType::F32, Shape{count, dim});
+  RowBatches batches(count);
+  for (auto _ : state) {
+    const int64_t *ids = batches.next().data<int64_t>();
+    const float *source = table.data<float>();
+    float *target = rows.data<float>();
+    for (int64_t row = 0; row < count; ++row)
+      std::memcpy(target + row * dim, source + ids[row] * dim,
+                  dim * sizeof(float));
+    benchmark::DoNotOptimize(rows.rawData());
+    benchmark::ClobberMemory();
+  }
+  setRowRates(state, count, dim);
+}
+
+/// A trainer's prefetch of a batch of `range(1)` rows of a table block of
+/// dimension `range(0)` from an async server, through the in-process
+/// transport.
+void BM_PullRows(benchmark::State &state) {
+  StatusOr<BenchServer *> server =
+      getTableServer(state.range(0), Gradient::Rows);
+  if (failed(state, server.status()))
+    return;
+  pullTableRows(state, (*server)->transport(), /*block=*/0);
+}
+
+/// Adagrad run directly on a row-sparse gradient of a batch of `range(1)`
+/// rows of a table of dimension `range(0)`: what a push of the gradient
+/// cannot do without.
+void BM_AdagradRows(benchmark::State &state) {
+  int64_t dim = state.range(0), count = state.range(1);
+  DirectTable &table = getDirectTable(dim);
+  Tensor grad = randomRows(count, dim);
+  Tensor rate = learningRate();
+  RowBatches batches(count);
+  for (auto _ : state) {
+    Status status = kernels::adagrad(table.values, table.moment,
+                                     kernels::GradientRef(batches.next(), grad),
+                                     rate, kAdagradEpsilon);
+    benchmark::DoNotOptimize(table.values.rawData());
+    if (failed(state, status))
+      break;
+  }
+  setRowRates(state, count, dim);
+}
+
+/// A trainer's push of the row-sparse gradient of a batch of `range(1)`
+/// rows to a table block of dimension `range(0)` of an async server, which
+/// runs Adagrad on it in the trainer's thread, through the in-process
+/// transport.
+void BM_PushRows(benchmark::State &state) {
+  int64_t dim = state.range(0), count = state.range(1);
+  StatusOr<BenchServer *> server = getTableServer(dim, Gradient::Rows);
+  if (failed(state, server.status()))
+    return;
+  Tensor ids(DType::I64, Shape{count});
+  Tensor grad = randomRows(count, dim);
+  RowBatches batches(count);
+  Transport &transport = (*server)->transport();
+  for (auto _ : state)
+    if (failed(state, pushRowGradient(transport, /*block=*/0, batches.next(),
+                                      ids, grad, dim)))
+      break;
+  setRowRates(state, count, dim);
+}
+
+/// Runs `step` once per iteration on `server` and reports the bytes the
+/// server counted pushed and pulled per step.
+void countTraffic(benchmark::State &state, BenchServer &server,
+                  const std::function<Status()> &step) {
+  ParameterServer::Stats before = server.server().stats();
+  for (auto _ : state)
+    if (failed(state, step()))
+      return;
+  ParameterServer::Stats after = server.server().stats();
+  state.counters["pushed B/step"] = benchmark::Counter(
+      static_cast<double>(after.bytesPushed - before.bytesPushed),
+      benchmark::Counter::kAvgIterations);
+  state.counters["pulled B/step"] = benchmark::Counter(
+      static_cast<double>(after.bytesPulled - before.bytesPulled),
+      benchmark::Counter::kAvgIterations);
+}
+
+/// A step's traffic for a table block of dimension `range(0)` when a batch
+/// touches `range(1)` of its rows: their row-sparse gradient pushed, and
+/// the rows prefetched.
+void BM_TableStepRows(benchmark::State &state) {
+  int64_t dim = state.range(0), count = state.range(1);
+  StatusOr<BenchServer *> server = getTableServer(dim, Gradient::Rows);
+  if (failed(state, server.status()))
+    return;
+  Tensor ids(DType::I64, Shape{count});
+  Tensor grad = randomRows(count, dim);
+  Tensor rows(DType::F32, Shape{count, dim});
+  RowBatches batches(count);
+  Transport &transport = (*server)->transport();
+  countTraffic(state, **server, [&] {
+    const Tensor &batch = batches.next();
+    OPENKS_RETURN_IF_ERROR(
+        pushRowGradient(transport, /*block=*/0, batch, ids, grad, dim));
+    return transport.pullRows(/*server=*/0, /*block=*/0, batch, rows,
+                              /*trainer=*/0, deadline());
+  });
+}
+
+/// The same step for a dense table: the whole gradient pushed, the whole
+/// block pulled.
+void BM_TableStepWhole(benchmark::State &state) {
+  int64_t dim = state.range(0);
+  StatusOr<BenchServer *> server = getTableServer(dim, Gradient::Whole);
+  if (failed(state, server.status()))
+    return;
+  // As in pushBlocks, the buffer handed back is the next gradient.
+  Tensor grad = randomRows(kTableRows, dim);
+  Tensor table(DType::F32, Shape{kTableRows, dim});
+  Transport &transport = (*server)->transport();
+  countTraffic(state, **server, [&] {
+    grad.resize(Shape{kTableRows, dim});
+    OPENKS_RETURN_IF_ERROR(transport.push(/*server=*/0, /*block=*/0,
+                                          MessageKind::Grad, grad,
+                                          /*trainer=*/0, deadline()));
+    return transport.pull(/*server=*/0, /*block=*/0, table, /*trainer=*/0,
+                          deadline());
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers and training
+//===----------------------------------------------------------------------===//
+
 /// Remembers the first error of several threads.
 class FirstError {
 public:
@@ -298,6 +464,8 @@ void BM_Barrier(benchmark::State &state) {
     spec.name = "@ps0 (127.0.0.1:6170)";
     spec.endpoint = "127.0.0.1:6170";
     spec.trainers = trainers;
+    // BenchServer runs the spec's program, which holds no blocks.
+    spec.program.emplace();
     StatusOr<std::unique_ptr<BenchServer>> server =
         BenchServer::create(std::move(spec));
     if (failed(state, server.status()))
@@ -513,6 +681,12 @@ BENCHMARK(BM_SgdUpdate)->Apply(blockSizes);
 BENCHMARK(BM_PushTakeOnly)->Apply(blockSizes);
 BENCHMARK(BM_PushSgd)->Apply(blockSizes);
 BENCHMARK(BM_Pull)->Apply(blockSizes);
+BENCHMARK(BM_GatherRows)->Apply(tableShapes);
+BENCHMARK(BM_PullRows)->Apply(tableShapes);
+BENCHMARK(BM_AdagradRows)->Apply(tableShapes);
+BENCHMARK(BM_PushRows)->Apply(tableShapes);
+BENCHMARK(BM_TableStepRows)->Args({16, 4096});
+BENCHMARK(BM_TableStepWhole)->Arg(16);
 BENCHMARK(BM_MlpLocal)->Apply(trainingSettings);
 BENCHMARK(BM_MlpSync)->Apply(trainingSettings);
 BENCHMARK(BM_Barrier)
