@@ -41,6 +41,17 @@ static bool sameToken(grpc::string_ref given, const std::string &expected) {
 /// (received values are keyed by their block alone).
 static constexpr int64_t kPulledKey = int64_t(1) << 32;
 static constexpr int64_t kRowIdsKey = int64_t(2) << 32;
+static constexpr int64_t kPrefetchIdsKey = int64_t(3) << 32;
+
+/// Returns `count` row ids in a spare tensor of `key` of `pool`, or in a
+/// new one; their values are unspecified.
+static Tensor takeIds(TensorPool &pool, int64_t key, int64_t count) {
+  Tensor ids = pool.take(key);
+  if (ids.capacity() == 0 || ids.dtype() != DType::I64)
+    return Tensor(DType::I64, Shape{count});
+  ids.resize(Shape{count});
+  return ids;
+}
 
 /// Returns the deadline of `context`'s call as a runtime deadline.
 static Deadline callDeadline(const grpc::ServerContext &context) {
@@ -297,8 +308,10 @@ grpc::Status ParameterService::pull(grpc::ServerContext *context,
     return toGrpcStatus(Status::dataLoss(
         "{}: a pull request carries {} bytes of row ids for {} rows", name(),
         frame.payloadSize(), idsTotal));
-  std::vector<int64_t> ids(idsTotal);
-  frame.copyPayload(ids.data());
+  // Every block's ids, then each block's, in buffers kept for the next
+  // request.
+  Tensor ids = takeIds(*buffers_, kPrefetchIdsKey, idsTotal);
+  frame.copyPayload(ids.data<int64_t>());
   ParameterServer &server = instance_->server();
   int64_t idsBegin = 0;
   for (int index = 0; index < blocks.blocks_size(); ++index) {
@@ -307,11 +320,13 @@ grpc::Status ParameterService::pull(grpc::ServerContext *context,
     Tensor value = buffers_->take(kPulledKey | uint32_t(block));
     Status status = Status::ok();
     if (prefetch && blocks.rows(index) >= 0) {
-      Tensor rowIds(DType::I64, Shape{blocks.rows(index)});
-      std::copy_n(ids.begin() + idsBegin, blocks.rows(index),
+      Tensor rowIds =
+          takeIds(*buffers_, kRowIdsKey | uint32_t(block), blocks.rows(index));
+      std::copy_n(ids.data<int64_t>() + idsBegin, blocks.rows(index),
                   rowIds.data<int64_t>());
       idsBegin += blocks.rows(index);
       status = server.pullRows(block, rowIds, value, blocks.trainer());
+      buffers_->give(kRowIdsKey | uint32_t(block), std::move(rowIds));
     } else {
       status = blocks.read() ? server.read(block, value)
                              : server.pull(block, value, blocks.trainer(),
@@ -327,6 +342,7 @@ grpc::Status ParameterService::pull(grpc::ServerContext *context,
             [&](ByteBuffer frame) { return writer->Write(frame); }))
       return grpc::Status::CANCELLED;
   }
+  buffers_->give(kPrefetchIdsKey, std::move(ids));
   return grpc::Status::OK;
 }
 
