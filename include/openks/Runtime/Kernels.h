@@ -306,6 +306,14 @@ Status mergeRows(const std::vector<const Tensor *> &rowIds,
 /// out (shape `tableShape`) = zero but the rows of a row-sparse value.
 Status rowsToDense(const Tensor &rowIds, const Tensor &values,
                    const Shape &tableShape, Tensor &out);
+/// (outIds, outValues) = the row-sparse value of `lhs - rhs` over the rows
+/// in which `lhs` and `rhs`, of one shape, differ in any element.
+Status changedRows(const Tensor &lhs, const Tensor &rhs, Tensor &outIds,
+                   Tensor &outValues);
+/// Sets (or with `accumulate`, adds to) the rows of `param` that a
+/// row-sparse value holds to its rows.
+Status scatterRows(const Tensor &rowIds, const Tensor &values, bool accumulate,
+                   Tensor &param);
 
 /// The gradient an optimizer applies: a dense tensor shaped like the
 /// parameter, or a row-sparse value of it. Converts from a dense tensor.
@@ -425,8 +433,8 @@ Status concatRowSections(const std::vector<const Tensor *> &rowIds,
 /// Gathers the distinct elements of every tensor of `ids`, ids of the table
 /// `table` of `rows[0] + rows[1] + ...` rows, and splits them, ascending,
 /// by its row sections of `rows[i]` rows each, local to each section.
-Status routeIds(const std::vector<const Tensor *> &ids, const std::string &table,
-                const std::vector<int64_t> &rows,
+Status routeIds(const std::vector<const Tensor *> &ids,
+                const std::string &table, const std::vector<int64_t> &rows,
                 const std::vector<Tensor *> &outs);
 /// out = the position of each element of `ids` among the distinct ascending
 /// `rowIds` (the rows a row-sparse value of a table of `tableRows` rows

@@ -199,6 +199,61 @@ Status kernels::rowsToDense(const Tensor &rowIds, const Tensor &values,
   });
 }
 
+Status kernels::changedRows(const Tensor &lhs, const Tensor &rhs,
+                            Tensor &outIds, Tensor &outValues) {
+  const char *op = "changed_rows";
+  if (lhs.rank() < 1)
+    return Status::invalidArgument("{}: cannot compare rank-0 tensors", op);
+  OPENKS_RETURN_IF_ERROR(checkShape(op, "the right side", rhs, lhs.shape()));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "the right side", rhs, lhs.dtype()));
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "the result", outValues, lhs.dtype()));
+  int64_t width = lhs.shape().rowWidth();
+  int64_t tableRows = lhs.dim(0);
+  // At most every row differs; the buffers grow once to the table's size.
+  outIds.resize(Shape{tableRows});
+  outValues.resize(lhs.shape());
+  int64_t changed = 0;
+  OPENKS_RETURN_IF_ERROR(dispatchFloat(op, lhs.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *left = lhs.data<T>(), *right = rhs.data<T>();
+    T *difference = outValues.data<T>();
+    int64_t *ids = outIds.data<int64_t>();
+    for (int64_t row = 0; row < tableRows; ++row) {
+      const T *l = left + row * width, *r = right + row * width;
+      if (std::equal(l, l + width, r))
+        continue;
+      T *out = difference + changed * width;
+      for (int64_t column = 0; column < width; ++column)
+        out[column] = l[column] - r[column];
+      ids[changed++] = row;
+    }
+  }));
+  outIds.resize(Shape{changed});
+  outValues.resize(rowsShape(lhs.shape(), changed));
+  return Status::ok();
+}
+
+Status kernels::scatterRows(const Tensor &rowIds, const Tensor &values,
+                            bool accumulate, Tensor &param) {
+  const char *op = "scatter_rows";
+  OPENKS_RETURN_IF_ERROR(
+      checkRows(op, "the value", rowIds, values, param.shape()));
+  OPENKS_RETURN_IF_ERROR(
+      checkDType(op, "the parameter", param, values.dtype()));
+  int64_t width = param.shape().rowWidth();
+  return dispatchFloat(op, values.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    auto rows = rowsOf<T>(values, width);
+    auto table = rowsOf<T>(param, width);
+    const int64_t *ids = rowIds.data<int64_t>();
+    for (int64_t row = 0, e = rowIds.numel(); row < e; ++row)
+      if (accumulate)
+        table.row(ids[row]) += rows.row(row);
+      else
+        table.row(ids[row]) = rows.row(row);
+  });
+}
+
 Status kernels::splitRowSections(const Tensor &rowIds, const Tensor &values,
                                  const std::vector<int64_t> &rows,
                                  const std::vector<Tensor *> &outIds,

@@ -64,9 +64,10 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
         FailureOr<BlockAddress> to = (*servers)->getBlock(op, send.getTarget());
         if (failed(to))
           return failure();
-        bool lastUse = getLastUse(send.getValue()) == positions.lookup(op);
-        // Returns a slot the send may give away: `slot`, or a copy of it.
-        auto consumable = [&](SlotId slot) -> FailureOr<SlotId> {
+        unsigned position = positions.lookup(op);
+        // Returns a slot the send may give away: `slot` when this is the
+        // last use of its buffer, or a copy of it.
+        auto consumable = [&](SlotId slot, bool lastUse) -> FailureOr<SlotId> {
           if (lastUse && builder.isBufferSlot(slot))
             return slot;
           const Plan::Slot &layout = builder.getSlot(slot);
@@ -75,14 +76,17 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
             return failure();
           return copy;
         };
-        FailureOr<SlotId> value = consumable(in(send.getValue()).slot);
+        FailureOr<SlotId> value = consumable(
+            in(send.getValue()).slot, getLastUse(send.getValue()) == position);
         if (failed(value))
           return failure();
         MessageKind kind = getMessageKind(send.getKind());
         if (!isa<train::RowsType>(send.getValue().getType()))
           return call(op, kernels::send, Communication{}, *to, kind,
                       Consumed{*value});
-        FailureOr<SlotId> ids = consumable(rowIds(send.getValue()).slot);
+        FailureOr<SlotId> ids =
+            consumable(rowIds(send.getValue()).slot,
+                       getLastUseOfIds(send.getValue()) == position);
         if (failed(ids))
           return failure();
         return call(op, kernels::sendRows, Communication{}, *to, kind,

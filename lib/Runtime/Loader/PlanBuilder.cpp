@@ -201,6 +201,20 @@ unsigned PlanLowering::getLastUse(Value value) {
   return last;
 }
 
+unsigned PlanLowering::getLastUseOfIds(Value rows) {
+  unsigned last = getLastUse(rows);
+  for (Value sharer : idSlotSharers.lookup(rowIdSlots.lookup(rows)))
+    last = std::max(last, getLastUse(sharer));
+  return last;
+}
+
+void PlanLowering::shareIds(Value rows, Value sharer) {
+  SmallVector<Value> &sharers = idSlotSharers[rowIdSlots.lookup(rows)];
+  if (sharers.empty())
+    sharers.push_back(rows);
+  sharers.push_back(sharer);
+}
+
 /// The kernel of train.write; writing a parameter's own value is a no-op.
 static Status overwrite(const Tensor &value, Tensor &parameter) {
   if (&value != &parameter)
@@ -297,6 +311,7 @@ LogicalResult PlanLowering::lower(Operation *op) {
         SlotId rows = builder.addSlot(layout.dtype, layout.capacity);
         slots[s.getOut()] = rows;
         rowIdSlots[s.getOut()] = rowIds(s.getX()).slot;
+        shareIds(s.getX(), s.getOut());
         return call(op, kernels::scale, in(s.getX()), toDouble(s.getFactor()),
                     Out{rows});
       })
@@ -361,14 +376,13 @@ LogicalResult PlanLowering::lower(Operation *op) {
         for (Value input : r.getIds())
           ids += builder.getSlot(in(input).slot).capacity;
         Outs sections;
-        for (auto [local, rows] :
-             llvm::zip(r.getLocalIds(), r.getSections())) {
+        for (auto [local, rows] : llvm::zip(r.getLocalIds(), r.getSections())) {
           SlotId slot = builder.addSlot(DType::I64, std::min(ids, rows));
           slots[local] = slot;
           sections.slots.push_back(slot);
         }
-        return call(op, kernels::routeIds, in(r.getIds()),
-                    r.getTable().str(), vectorOf(r.getSections()), sections);
+        return call(op, kernels::routeIds, in(r.getIds()), r.getTable().str(),
+                    vectorOf(r.getSections()), sections);
       })
       // A gradient nothing reads (that of the fed batch) is not computed.
       .Case([&](train::MatmulGradOp g) {
@@ -451,6 +465,26 @@ LogicalResult PlanLowering::lower(Operation *op) {
                     in(r.getRows()), getShape(r.getOut().getType()),
                     out(r.getOut()));
       })
+      .Case([&](train::ChangedRowsOp c) {
+        auto [ids, rows] =
+            outRows(c.getOut(), c.getLhs().getType().getDimSize(0));
+        return call(op, kernels::changedRows, in(c.getLhs()), in(c.getRhs()),
+                    ids, rows);
+      })
+      // A row-sparse value's ids are a tensor of their own.
+      .Case([&](train::RowIdsOp r) {
+        slots[r.getIds()] = rowIds(r.getRows()).slot;
+        shareIds(r.getRows(), r.getIds());
+        return success();
+      })
+      .Case([&](train::ScatterRowsOp s) -> LogicalResult {
+        FailureOr<ParameterId> id = lookupParameter(
+            op, s.getParamAttr(), s.getRows().getType().getTableType());
+        if (failed(id))
+          return failure();
+        return call(op, kernels::scatterRows, rowIds(s.getRows()),
+                    in(s.getRows()), s.getAccumulate(), ParamOut{*id});
+      })
       .Case([&](train::OptimizerOpInterface o) { return lowerOptimizer(o); })
       .Case([&](train::ClipByGlobalNormOp c) {
         return call(op, kernels::clipByGlobalNorm, in(c.getGrads()),
@@ -502,17 +536,18 @@ LogicalResult PlanLowering::lower(Operation *op) {
         std::vector<int64_t> sections;
         for (Value section : c.getInputs()) {
           capacity += getRowCapacity(section);
-          sections.push_back(train::getDenseType(section.getType()).getDimSize(0));
+          sections.push_back(
+              train::getDenseType(section.getType()).getDimSize(0));
         }
         auto [ids, rows] = outRows(c.getOutput(), capacity);
         return call(op, kernels::concatRowSections, rowIds(c.getInputs()),
                     in(c.getInputs()), sections, ids, rows);
       })
       .Case<ps::SendOp, ps::RecvOp, ps::PrefetchOp, ps::SendBarrierOp,
-            ps::FetchBarrierOp,
-            ps::ReduceNormOp>([&](Operation *communication) {
-        return lowerCommunication(communication);
-      })
+            ps::FetchBarrierOp, ps::ReduceNormOp>(
+          [&](Operation *communication) {
+            return lowerCommunication(communication);
+          })
       .Case([&](ps::ClipByGlobalNormOp clip) {
         return lowerSharedNormClip(clip);
       })

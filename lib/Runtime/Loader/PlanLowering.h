@@ -72,6 +72,11 @@ private:
   /// Returns the position of the last op that uses `value`, directly or
   /// through the ops that pass its buffer on.
   unsigned getLastUse(mlir::Value value);
+  /// Returns the position of the last op that uses the ids of the
+  /// row-sparse `rows`, through any value that shares them.
+  unsigned getLastUseOfIds(mlir::Value rows);
+  /// Lets `sharer` read the ids slot of the row-sparse `rows`.
+  void shareIds(mlir::Value rows, mlir::Value sharer);
   /// Returns the numbers of the servers and blocks of the module `op` is
   /// in, building them on first use.
   mlir::FailureOr<const ServerDirectory *> getDirectory(mlir::Operation *op);
@@ -124,6 +129,9 @@ private:
   llvm::DenseMap<mlir::Value, SlotId> slots;
   /// The slots of the ids of row-sparse values (`slots` has their rows).
   llvm::DenseMap<mlir::Value, SlotId> rowIdSlots;
+  /// The values that read an ids slot of more than one value (a scaled
+  /// row-sparse value keeps its input's ids; train.row_ids reads them).
+  llvm::DenseMap<SlotId, llvm::SmallVector<mlir::Value>> idSlotSharers;
   /// The position of each op of the body, for the read sharing rule.
   llvm::DenseMap<mlir::Operation *, unsigned> positions;
   /// The positions of the ops that write each parameter.

@@ -89,3 +89,23 @@ train.program @p {
     train.yield %lr : tensor<f32>
   }
 }
+
+// -----
+
+func.func @changed_rows_type(%a: tensor<10x4xf32>, %b: tensor<10x4xf32>) {
+  // expected-error @+1 {{result type '!train.rows<tensor<10x8xf32>>' is not the rows of 'tensor<10x4xf32>'}}
+  %c = train.changed_rows %a, %b : tensor<10x4xf32> -> !train.rows<tensor<10x8xf32>>
+  return
+}
+
+// -----
+
+train.program @scatter_into_other_type {
+  train.param @t : tensor<10x8xf32> init #train.constant<0.0>
+  train.step @step(%a: tensor<10x4xf32>, %b: tensor<10x4xf32>) {
+    %c = train.changed_rows %a, %b : tensor<10x4xf32> -> !train.rows<tensor<10x4xf32>>
+    // expected-error @+1 {{value type 'tensor<10x4xf32>' does not match parameter @t of type 'tensor<10x8xf32>'}}
+    train.scatter_rows %c into @t : !train.rows<tensor<10x4xf32>>
+    train.yield
+  }
+}

@@ -1,6 +1,8 @@
 // Round-trip tests of row-sparse values: the !train.rows type, the
 // embedding gradients that produce it, train.merge_rows,
-// train.rows_to_dense and the optimizers and gradient slots that take it.
+// train.rows_to_dense and the optimizers and gradient slots that take it;
+// the rows a GEO worker finds changed, their ids, and their scatter into a
+// parameter.
 // RUN: openks-opt %s -split-input-file | openks-opt -split-input-file | FileCheck %s
 // RUN: openks-opt %s -split-input-file --mlir-print-op-generic | openks-opt -split-input-file | FileCheck %s
 // RUN: openks-opt %s -emit-bytecode | openks-opt | FileCheck %s --check-prefix=BYTECODE
@@ -33,6 +35,29 @@ train.program @rows {
     train.adagrad @table, %sum, %lr moment @table.moment
         : !train.rows<tensor<1000x16xf32>>, tensor<f32>
     train.yield %dense : tensor<1000x16xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: train.program @geo
+// CHECK: %[[CHANGE:.*]] = train.changed_rows %{{.*}}, %{{.*}} : tensor<100x8xf32> -> !train.rows<tensor<100x8xf32>>
+// CHECK: train.row_ids %[[CHANGE]] : !train.rows<tensor<100x8xf32>> -> tensor<?xi64>
+// CHECK: train.scatter_rows %[[CHANGE]] into @table : !train.rows<tensor<100x8xf32>>
+// CHECK: train.scatter_rows %[[CHANGE]] into @table.old accumulate : !train.rows<tensor<100x8xf32>>
+train.program @geo {
+  train.param @table : tensor<100x8xf32> init #train.constant<0.0> sparse
+  train.param @table.old : tensor<100x8xf32> init #train.constant<0.0> frozen
+  train.step @step() -> tensor<?xi64> {
+    %local = train.read @table : tensor<100x8xf32>
+    %old = train.read @table.old : tensor<100x8xf32>
+    %change = train.changed_rows %local, %old
+        : tensor<100x8xf32> -> !train.rows<tensor<100x8xf32>>
+    %ids = train.row_ids %change : !train.rows<tensor<100x8xf32>> -> tensor<?xi64>
+    train.scatter_rows %change into @table : !train.rows<tensor<100x8xf32>>
+    train.scatter_rows %change into @table.old accumulate
+        : !train.rows<tensor<100x8xf32>>
+    train.yield %ids : tensor<?xi64>
   }
 }
 

@@ -180,6 +180,56 @@ TYPED_TEST(RowSparseKernelsTest, RowsToDenseWritesTheRowsIntoZeros) {
   this->expectNear(dense, this->table, expected);
 }
 
+TYPED_TEST(RowSparseKernelsTest, ChangedRowsAreTheRowsThatDiffer) {
+  // A copy of a random table with some rows changed, in one element or in
+  // all: the changed rows, and no other, come out as their difference.
+  for (int trial = 0; trial < 20; ++trial) {
+    Tensor old = this->random(this->table);
+    Tensor local = this->output();
+    ASSERT_TRUE(kernels::copy(old, local).isOk());
+    Values before = valuesOf(old);
+    std::set<int64_t> changed;
+    std::uniform_int_distribution<int64_t> row(0, 8), column(0, 2);
+    for (int change = 0; change < trial % 5; ++change) {
+      int64_t at = row(this->rng);
+      changed.insert(at);
+      local.data<TypeParam>()[at * 3 + column(this->rng)] += TypeParam(0.5);
+    }
+    Tensor ids(DType::I64, Shape{}), values = this->output();
+    ASSERT_TRUE(kernels::changedRows(local, old, ids, values).isOk());
+    EXPECT_EQ(idsOf(ids), std::vector<int64_t>(changed.begin(), changed.end()));
+    Values after = valuesOf(local), expected;
+    for (int64_t at : changed)
+      for (int64_t c = 0; c < 3; ++c)
+        expected.push_back(after[at * 3 + c] - before[at * 3 + c]);
+    this->expectNear(values, Shape{int64_t(changed.size()), 3}, expected);
+  }
+  Tensor other = this->random(Shape{9, 2});
+  Tensor ids(DType::I64, Shape{}), values = this->output();
+  EXPECT_EQ(kernels::changedRows(this->random(this->table), other, ids, values)
+                .message(),
+            "changed_rows: the right side has shape [9, 2], expected [9, 3]");
+}
+
+TYPED_TEST(RowSparseKernelsTest, ScatterRowsWritesOrAddsExactlyTheirRows) {
+  Tensor ids = idTensor(Shape{2}, {0, 7});
+  Tensor rows = this->random(Shape{2, 3});
+  for (bool accumulate : {false, true}) {
+    Tensor param = this->random(this->table);
+    Values expected = valuesOf(param), given = valuesOf(rows);
+    for (int64_t c = 0; c < 3; ++c) {
+      expected[c] = (accumulate ? expected[c] : 0) + given[c];
+      expected[21 + c] = (accumulate ? expected[21 + c] : 0) + given[3 + c];
+    }
+    ASSERT_TRUE(kernels::scatterRows(ids, rows, accumulate, param).isOk());
+    this->expectNear(param, this->table, expected);
+  }
+  Tensor param = this->random(this->table);
+  EXPECT_EQ(kernels::scatterRows(idTensor(Shape{2}, {3, 9}), rows, true, param)
+                .message(),
+            "scatter_rows: the value holds row 9, outside the table's 9 rows");
+}
+
 TYPED_TEST(RowSparseKernelsTest, SplittingRowsSplitsTheirDenseForm) {
   // Sections of 4, 1 and 4 rows: the dense form's split, section by
   // section, holds exactly the rows each section gets, at local ids.

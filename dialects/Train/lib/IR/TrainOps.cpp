@@ -366,5 +366,19 @@ LogicalResult RowsToDenseOp::verify() {
   return success();
 }
 
+LogicalResult ChangedRowsOp::verify() {
+  if (getOut().getType().getTableType() != getLhs().getType())
+    return emitOpError("result type ")
+           << getOut().getType() << " is not the rows of "
+           << getLhs().getType();
+  return success();
+}
+
+LogicalResult
+ScatterRowsOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyParameterAccess(*this, getParamAttr(),
+                               getRows().getType().getTableType(), symbolTable);
+}
+
 #define GET_OP_CLASSES
 #include "openks/Dialect/Train/IR/TrainOps.cpp.inc"

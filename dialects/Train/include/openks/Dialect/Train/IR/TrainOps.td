@@ -716,6 +716,70 @@ def Train_RowsToDenseOp : Train_PureOp<"rows_to_dense"> {
   let hasVerifier = 1;
 }
 
+def Train_ChangedRowsOp : Train_PureOp<"changed_rows", [
+    AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "The rows in which two tensors differ, and by how much.";
+  let description = [{
+    The row-sparse value of `lhs - rhs` over the rows (along dimension 0)
+    in which `lhs` and `rhs` differ in any element: their ids ascending,
+    each row `lhs - rhs`. A GEO worker finds with it the rows of a sparse
+    table its steps changed since its last push, and sends only those.
+
+    ```mlir
+    %change = train.changed_rows %local, %old
+        : tensor<1000x16xf32> -> !train.rows<tensor<1000x16xf32>>
+    ```
+  }];
+  let arguments = (ins Train_FloatTensor:$lhs, Train_FloatTensor:$rhs);
+  let results = (outs Train_RowsType:$out);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `->` qualified(type($out))
+  }];
+  let hasVerifier = 1;
+}
+
+def Train_RowIdsOp : Train_PureOp<"row_ids"> {
+  let summary = "The ids of a row-sparse value's rows.";
+  let description = [{
+    The ids of the rows `rows` holds, ascending: what a GEO worker routes
+    to the servers to fetch the same rows back after a push.
+
+    ```mlir
+    %ids = train.row_ids %change
+        : !train.rows<tensor<1000x16xf32>> -> tensor<?xi64>
+    ```
+  }];
+  let arguments = (ins Train_RowsType:$rows);
+  let results = (outs 1DTensorOf<[I64]>:$ids);
+  let assemblyFormat =
+      "$rows attr-dict `:` qualified(type($rows)) `->` type($ids)";
+}
+
+def Train_ScatterRowsOp : Train_Op<"scatter_rows", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead<Train_ParameterResource>,
+                   MemWrite<Train_ParameterResource>]>]> {
+  let summary = "Writes, or adds, a row-sparse value's rows into a parameter.";
+  let description = [{
+    Sets each row of the parameter `param` that `rows` holds to that row,
+    or with `accumulate` adds the row to it; the other rows stay as they
+    are. The parameter's type is the value's table type. A GEO server adds
+    the rows of a trainer's delta to its block with it, and a GEO worker
+    writes the rows it fetched back into its copies.
+
+    ```mlir
+    train.scatter_rows %delta into @emb.block0 accumulate
+        : !train.rows<tensor<500x16xf32>>
+    ```
+  }];
+  let arguments = (ins Train_RowsType:$rows, FlatSymbolRefAttr:$param,
+                       UnitAttr:$accumulate);
+  let assemblyFormat = [{
+    $rows `into` $param (`accumulate` $accumulate^)? attr-dict `:`
+    qualified(type($rows))
+  }];
+}
+
 include "openks/Dialect/Train/IR/TrainOptimizerOps.td"
 
 //===----------------------------------------------------------------------===//
