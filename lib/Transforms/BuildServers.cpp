@@ -131,9 +131,11 @@ ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
   RankedTensorType paramType = update.param.getParameterType();
   RankedTensorType blockType = withRows(paramType, block.rows);
   bool geo = job.getMode() == ps::Mode::Geo;
-  // The gradient of a sparse table arrives as the rows the trainer touched.
+  // The gradient of a sparse table arrives as the rows the trainer touched,
+  // and in GEO mode its delta as the rows that changed.
   Type receivedType = blockType;
-  if (!geo && isa<train::RowsType>(update.grad.getType()))
+  if (geo ? update.param.getSparse()
+          : isa<train::RowsType>(update.grad.getType()))
     receivedType = train::RowsType::get(blockType);
 
   OpBuilder builder(&server.getBody().front(), server.getBody().front().end());
@@ -147,6 +149,12 @@ ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
   Value incoming = body->getArgument(0);
   auto blockRef = FlatSymbolRefAttr::get(module.getContext(), block.name);
 
+  if (geo && isa<train::RowsType>(receivedType)) {
+    // Servers accumulate the trainers' averaged deltas, row by row.
+    train::ScatterRowsOp::create(builder, loc, incoming, blockRef,
+                                 /*accumulate=*/builder.getUnitAttr());
+    return success();
+  }
   if (geo) {
     // Servers accumulate the trainers' averaged deltas.
     auto current = train::ReadOp::create(builder, loc, blockType, blockRef);

@@ -74,6 +74,10 @@ private:
                                    DistributedParam &param);
   /// Joins received blocks back into the whole parameter.
   Value joinBlocks(OpBuilder &builder, Location loc, ArrayRef<Value> blocks);
+  /// Fetches the rows of the sparse table `param` at the distinct ids of
+  /// `ids` from the servers that hold them, as rows of the whole table.
+  Value fetchRows(OpBuilder &builder, Location loc, DistributedParam &param,
+                  ValueRange ids);
   /// Returns whether the servers clip `param`'s gradient by the global norm
   /// (sync mode), so that the worker sends it unclipped.
   bool isClippedOnServers(const DistributedParam &param) const {
@@ -136,6 +140,24 @@ Value WorkerBuilder::joinBlocks(OpBuilder &builder, Location loc,
   return ps::ConcatOp::create(builder, loc, blocks);
 }
 
+Value WorkerBuilder::fetchRows(OpBuilder &builder, Location loc,
+                               DistributedParam &param, ValueRange ids) {
+  train::ParamOp table = param.update.param;
+  RankedTensorType type = table.getParameterType();
+  SmallVector<int64_t> sections;
+  for (const RemoteBlock &remote : param.blocks)
+    sections.push_back(remote.block.rows);
+  auto route = ps::RouteIdsOp::create(
+      builder, loc, ids, FlatSymbolRefAttr::get(table.getSymNameAttr()),
+      builder.getDenseI64ArrayAttr(sections));
+  SmallVector<Value> parts;
+  for (auto [local, remote] : llvm::zip(route.getLocalIds(), param.blocks))
+    parts.push_back(ps::PrefetchOp::create(
+        builder, loc, train::RowsType::get(withRows(type, remote.block.rows)),
+        local, remote.symbol));
+  return joinBlocks(builder, loc, parts);
+}
+
 void WorkerBuilder::insertSends() {
   // Sends follow the gradient's producer; several gradients of one producer
   // keep parameter order.
@@ -196,8 +218,8 @@ void WorkerBuilder::moveOptimizerToServers() {
 /// `train.embedding_pool` in `step`; nothing otherwise.
 static std::optional<SmallVector<Operation *>>
 getLookups(train::ParamOp table, train::StepOp step, Operation *program) {
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(table.getSymNameAttr(), &program->getRegion(0));
+  std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(
+      table.getSymNameAttr(), &program->getRegion(0));
   if (!uses)
     return std::nullopt;
   SmallVector<Operation *> lookups;
@@ -247,27 +269,12 @@ void WorkerBuilder::prefetchRows(DistributedParam &param) {
     else
       groups.push_back({lookup});
   }
-  train::ParamOp table = param.update.param;
-  RankedTensorType type = table.getParameterType();
-  SmallVector<int64_t> sections;
-  for (const RemoteBlock &remote : param.blocks)
-    sections.push_back(remote.block.rows);
   for (ArrayRef<Operation *> group : groups) {
     OpBuilder builder(group.front());
-    Location loc = group.front()->getLoc();
     SmallVector<Value> ids;
     for (Operation *lookup : group)
       ids.push_back(lookup->getOperand(1));
-    auto route = ps::RouteIdsOp::create(
-        builder, loc, ids, FlatSymbolRefAttr::get(table.getSymNameAttr()),
-        builder.getDenseI64ArrayAttr(sections));
-    SmallVector<Value> parts;
-    for (auto [local, remote] : llvm::zip(route.getLocalIds(), param.blocks))
-      parts.push_back(ps::PrefetchOp::create(
-          builder, loc,
-          train::RowsType::get(withRows(type, remote.block.rows)), local,
-          remote.symbol));
-    Value rows = joinBlocks(builder, loc, parts);
+    Value rows = fetchRows(builder, group.front()->getLoc(), param, ids);
     for (Operation *lookup : group) {
       Operation *read = lookup->getOperand(0).getDefiningOp();
       lookup->setOperand(0, rows);
@@ -387,7 +394,11 @@ FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
   // local = server + (1 - 1/trainers) * (local - old).
   double kept = 1.0 - share;
   struct Pushed {
+    /// What each block keeps of its change (of a sparse table: what the
+    /// whole table keeps of the rows that changed).
     SmallVector<Value> unsent;
+    /// Of a sparse table, the rows that changed.
+    Value changedRows;
   };
   SmallVector<Pushed> pushed;
   for (DistributedParam &param : params) {
@@ -399,6 +410,22 @@ FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
         builder, loc, type,
         FlatSymbolRefAttr::get(context, geoOldName(paramOp)));
     Pushed &blocks = pushed.emplace_back();
+    if (paramOp.getSparse()) {
+      // A sparse table sends the rows its steps changed, and only those.
+      auto rowsType = train::RowsType::get(type);
+      Value change =
+          train::ChangedRowsOp::create(builder, loc, rowsType, local, old);
+      Value delta = train::ScaleOp::create(builder, loc, rowsType, change,
+                                           builder.getF64FloatAttr(share));
+      for (auto [deltaBlock, remote] :
+           llvm::zip(splitIntoBlocks(builder, loc, delta, param), param.blocks))
+        ps::SendOp::create(builder, loc, deltaBlock, ps::MessageKind::Delta,
+                           remote.symbol);
+      blocks.changedRows = change;
+      blocks.unsent.push_back(train::ScaleOp::create(
+          builder, loc, rowsType, change, builder.getF64FloatAttr(kept)));
+      continue;
+    }
     for (auto [localBlock, oldBlock, remote] :
          llvm::zip(splitIntoBlocks(builder, loc, local, param),
                    splitIntoBlocks(builder, loc, old, param), param.blocks)) {
@@ -419,12 +446,30 @@ FailureOr<train::StepOp> WorkerBuilder::addGeoPush() {
     }
   }
   for (auto [param, blocks] : llvm::zip(params, pushed)) {
+    train::ParamOp paramOp = param.update.param;
+    if (blocks.changedRows) {
+      // The same rows come back as the servers hold them now.
+      auto ids = train::RowIdsOp::create(
+          builder, loc,
+          RankedTensorType::get({ShapedType::kDynamic}, builder.getI64Type()),
+          blocks.changedRows);
+      Value server = fetchRows(builder, loc, param, ids.getIds());
+      Value updated =
+          train::MergeRowsOp::create(builder, loc, server.getType(),
+                                     ValueRange{server, blocks.unsent.front()});
+      train::ScatterRowsOp::create(
+          builder, loc, updated,
+          FlatSymbolRefAttr::get(paramOp.getSymNameAttr()));
+      train::ScatterRowsOp::create(
+          builder, loc, server,
+          FlatSymbolRefAttr::get(context, geoOldName(paramOp)));
+      continue;
+    }
     SmallVector<Value> server = receiveBlocks(builder, loc, param);
     SmallVector<Value> updated;
     for (auto [serverBlock, unsent] : llvm::zip(server, blocks.unsent))
       updated.push_back(
           train::AddOp::create(builder, loc, serverBlock, unsent));
-    train::ParamOp paramOp = param.update.param;
     train::WriteOp::create(builder, loc, joinBlocks(builder, loc, updated),
                            FlatSymbolRefAttr::get(paramOp.getSymNameAttr()));
     train::WriteOp::create(

@@ -13,6 +13,7 @@
 // RUN: openks-opt %t/adagrad.mlir --openks-build-servers --openks-insert-send-recv | FileCheck %s
 // RUN: openks-opt %t/adam.mlir --openks-build-servers --openks-insert-send-recv | FileCheck %s --check-prefix=LAZY
 // RUN: openks-opt %t/held.mlir --openks-build-servers --openks-insert-send-recv | FileCheck %s --check-prefix=HELD
+// RUN: openks-opt %t/geo.mlir --openks-build-servers --openks-insert-send-recv | FileCheck %s --check-prefix=GEO
 
 //--- adagrad.mlir
 // CHECK-LABEL: ps.worker @p
@@ -118,3 +119,47 @@ module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127
   }
 }
 
+//--- geo.mlir
+// A GEO worker trains its own copy of the table; a push sends, of the rows
+// that changed since the last one, the trainer's share of the change, and
+// fetches the same rows back from the servers, which add the deltas row by
+// row.
+// GEO-LABEL: train.step @geo_push() {
+// GEO-NEXT:    %[[LOCAL:.*]] = train.read @table : tensor<100x8xf32>
+// GEO-NEXT:    %[[OLD:.*]] = train.read @table.geo_old : tensor<100x8xf32>
+// GEO-NEXT:    %[[CHANGE:.*]] = train.changed_rows %[[LOCAL]], %[[OLD]] : tensor<100x8xf32> -> !train.rows<tensor<100x8xf32>>
+// GEO-NEXT:    %[[DELTA:.*]] = train.scale %[[CHANGE]] by 5.000000e-01 : !train.rows<tensor<100x8xf32>>
+// GEO-NEXT:    %[[PARTS:.*]]:2 = ps.split %[[DELTA]] rows [50, 50]
+// GEO-NEXT:    ps.send delta %[[PARTS]]#0 to @ps0::@table.block0 : !train.rows<tensor<50x8xf32>>
+// GEO-NEXT:    ps.send delta %[[PARTS]]#1 to @ps1::@table.block1 : !train.rows<tensor<50x8xf32>>
+// GEO-NEXT:    %[[UNSENT:.*]] = train.scale %[[CHANGE]] by 5.000000e-01 : !train.rows<tensor<100x8xf32>>
+// GEO-NEXT:    %[[IDS:.*]] = train.row_ids %[[CHANGE]] : !train.rows<tensor<100x8xf32>> -> tensor<?xi64>
+// GEO-NEXT:    %[[LOCALIDS:.*]]:2 = ps.route_ids %[[IDS]] for @table rows [50, 50]
+// GEO-NEXT:    %[[R0:.*]] = ps.prefetch %[[LOCALIDS]]#0 from @ps0::@table.block0
+// GEO-NEXT:    %[[R1:.*]] = ps.prefetch %[[LOCALIDS]]#1 from @ps1::@table.block1
+// GEO-NEXT:    %[[SERVER:.*]] = ps.concat %[[R0]], %[[R1]]
+// GEO-NEXT:    %[[NEW:.*]] = train.merge_rows %[[SERVER]], %[[UNSENT]] : !train.rows<tensor<100x8xf32>>
+// GEO-NEXT:    train.scatter_rows %[[NEW]] into @table : !train.rows<tensor<100x8xf32>>
+// GEO-NEXT:    train.scatter_rows %[[SERVER]] into @table.geo_old : !train.rows<tensor<100x8xf32>>
+// GEO-NEXT:    train.yield
+// GEO:       ps.update @table.block0 on delta (%[[D:.*]]: !train.rows<tensor<50x8xf32>>) {
+// GEO-NEXT:    train.scatter_rows %[[D]] into @table.block0 accumulate : !train.rows<tensor<50x8xf32>>
+// GEO-NEXT:  }
+module attributes {ps.job = #ps.job<mode = geo, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 8, geo_push_steps = 5>} {
+  train.program @p {
+    train.param @table : tensor<100x8xf32> init #train.xavier<seed = 1> sparse {ps.placement = array<i64: 0, 1>, ps.slices = array<i64: 50, 50>}
+    train.param @learning_rate : tensor<f32> init #train.constant<0.1> frozen
+    train.param @table.moment : tensor<100x8xf32> init #train.constant<0.0> frozen
+    train.step @step(%ids: tensor<?xi64>) -> tensor<f32> {
+      %t = train.read @table {train.role = #train.role<forward>} : tensor<100x8xf32>
+      %e = train.embedding %t, %ids {train.role = #train.role<forward>} : (tensor<100x8xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+      %loss = train.mean %e {train.role = #train.role<forward>} : (tensor<?x8xf32>) -> tensor<f32>
+      %one = train.fill 1.0 {train.role = #train.role<backward>} : tensor<f32>
+      %de = train.mean_grad %e, %one {train.role = #train.role<backward>} : (tensor<?x8xf32>, tensor<f32>) -> tensor<?x8xf32>
+      %dt = train.embedding_grad %ids, %de {train.role = #train.role<backward>} : (tensor<?xi64>, tensor<?x8xf32>) -> !train.rows<tensor<100x8xf32>>
+      %lr = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+      train.adagrad @table, %dt, %lr moment @table.moment {train.role = #train.role<optimize>} : !train.rows<tensor<100x8xf32>>, tensor<f32>
+      train.yield %loss : tensor<f32>
+    }
+  }
+}
