@@ -254,10 +254,58 @@ Status ServerLink::flushPushes() {
   return status;
 }
 
+/// The most row ids one pull call carries: they travel in its one frame.
+static constexpr int64_t kMaxIdsPerCall = kChunkBytes / sizeof(int64_t);
+
 Status ServerLink::pull(const std::vector<PullRequest> &requests, int trainer,
                         bool read, Deadline deadline) {
   OPENKS_RETURN_IF_ERROR(flushPushes());
-  return readBlocks(requests, trainer, read, deadline);
+  // The requests go in calls whose row ids fit one frame; a prefetch of
+  // more rows than that goes in pieces of its own.
+  std::vector<PullRequest> call;
+  int64_t callIds = 0;
+  for (const PullRequest &request : requests) {
+    int64_t ids = request.rowIds ? request.rowIds->numel() : 0;
+    if (ids > kMaxIdsPerCall) {
+      OPENKS_RETURN_IF_ERROR(
+          prefetchInPieces(request, trainer, read, deadline));
+      continue;
+    }
+    if (callIds + ids > kMaxIdsPerCall) {
+      OPENKS_RETURN_IF_ERROR(readBlocks(call, trainer, read, deadline));
+      call.clear();
+      callIds = 0;
+    }
+    call.push_back(request);
+    callIds += ids;
+  }
+  if (call.empty())
+    return Status::ok();
+  return readBlocks(call, trainer, read, deadline);
+}
+
+Status ServerLink::prefetchInPieces(const PullRequest &request, int trainer,
+                                    bool read, Deadline deadline) {
+  const int64_t *ids = request.rowIds->data<int64_t>();
+  int64_t total = request.rowIds->numel();
+  std::vector<Tensor> pieces;
+  for (int64_t begin = 0; begin < total; begin += kMaxIdsPerCall) {
+    int64_t count = std::min(kMaxIdsPerCall, total - begin);
+    Tensor pieceIds(DType::I64, Shape{count});
+    std::copy_n(ids + begin, count, pieceIds.data<int64_t>());
+    Tensor &rows = pieces.emplace_back(request.out->dtype(), Shape{});
+    OPENKS_RETURN_IF_ERROR(readBlocks(
+        {PullRequest{request.server, request.block, &rows, &pieceIds}}, trainer,
+        read, deadline));
+  }
+  Shape shape = pieces.front().shape();
+  shape[0] = total;
+  request.out->resize(shape);
+  char *target = static_cast<char *>(request.out->rawData());
+  for (const Tensor &piece : pieces)
+    target = std::copy_n(static_cast<const char *>(piece.rawData()),
+                         piece.numel() * dtypeSize(piece.dtype()), target);
+  return Status::ok();
 }
 
 Status ServerLink::readBlocks(const std::vector<PullRequest> &requests,
@@ -274,10 +322,6 @@ Status ServerLink::readBlocks(const std::vector<PullRequest> &requests,
     if (request.rowIds)
       idsTotal += request.rowIds->numel();
   }
-  if (idsTotal * sizeof(int64_t) > kChunkBytes)
-    return Status::invalidArgument(
-        "a prefetch from {} asks for {} rows; one request carries at most {}",
-        peer_, idsTotal, kChunkBytes / sizeof(int64_t));
   auto ids = std::make_shared<std::vector<int64_t>>();
   if (prefetch) {
     ids->reserve(idsTotal);

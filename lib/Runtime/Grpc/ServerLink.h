@@ -107,9 +107,14 @@ private:
                  const std::shared_ptr<const Tensor> &value,
                  const std::shared_ptr<const Tensor> &rowIds, int trainer,
                  Deadline deadline);
-  /// Reads the chunks of `requests` from the server.
+  /// Reads the chunks of `requests` from the server, in one call: their
+  /// row ids, if any, fit one frame.
   Status readBlocks(const std::vector<PullRequest> &requests, int trainer,
                     bool read, Deadline deadline);
+  /// Prefetches the rows of `request`, more row ids than one call carries,
+  /// in calls of as many as it carries, and stacks them.
+  Status prefetchInPieces(const PullRequest &request, int trainer, bool read,
+                          Deadline deadline);
 
   int server_;
   std::string endpoint_, peer_;
