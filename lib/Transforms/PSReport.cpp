@@ -9,8 +9,10 @@
 #include "openks/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace openks {
@@ -57,8 +59,23 @@ struct PSReportPass : public openks::impl::PSReportPassBase<PSReportPass> {
 
   void runOnOperation() override {
     markAllAnalysesPreserved();
+    std::unique_ptr<llvm::ToolOutputFile> file;
+    if (!outputFile.empty()) {
+      std::string error;
+      file = openOutputFile(outputFile, &error);
+      if (!file) {
+        getOperation().emitError("openks-ps-report: ") << error;
+        return signalPassFailure();
+      }
+      file->keep();
+    }
+    llvm::raw_ostream &os = file ? file->os() : llvm::errs();
+    report(os);
+  }
+
+  /// Writes the report of the module to `os`.
+  void report(llvm::raw_ostream &os) {
     SmallVector<ps::ServerOp> servers(getOperation().getOps<ps::ServerOp>());
-    llvm::raw_ostream &os = llvm::outs();
     if (servers.empty()) {
       os << "no ps.server in the module\n";
       return;

@@ -1,9 +1,15 @@
 // Tests openks-transpile end to end on the minimized MLP example: the
 // placement of the IR sketch (fc1.b -> :6170, fc1.w.block0 -> :6171,
 // fc1.w.block1 -> :6170, fc2.b -> :6171, fc2.w -> :6170), one module with
-// the worker and both servers, and the placement report.
+// the worker and both servers, and the placement report, which goes to
+// standard error (or a file) and leaves the IR on standard output for the
+// next tool.
 // RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=sgd lr=0.1}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2})' | FileCheck %s
-// RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=adam lr=0.001}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2}, openks-ps-report)' -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=adam lr=0.001}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2}, openks-ps-report)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=adam lr=0.001}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2}, openks-ps-report)' 2>/dev/null | openks-opt - | FileCheck %s --check-prefix=PIPED
+// RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{optimizer=adam lr=0.001}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2}, openks-ps-report{output-file=%t.report})' -o /dev/null 2>&1 | count 0
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.report
+// RUN: not openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-ps-report{output-file=%t.missing/report})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // RUN: openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize{lr-schedule=piecewise boundaries=100 values=0.1,0.01}, openks-transpile{pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2 mode=async})' | FileCheck %s --check-prefix=SCHEDULE
 // RUN: not openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-minimize, openks-transpile{trainers=2})' 2>&1 | FileCheck %s --check-prefix=NOSERVERS
 // RUN: not openks-opt %openks_src_root/docs/examples/mlp.mlir --pass-pipeline='builtin.module(openks-transpile{pservers=127.0.0.1:1})' 2>&1 | FileCheck %s --check-prefix=NOTMINIMIZED
@@ -30,6 +36,9 @@
 // Bytes: @ps0 holds fc1.b (256), fc1.w.block1 (392 x 256) and fc2.w
 // (256 x 10) with two f32 moments each, a beta-power pair per parameter and
 // the learning rate; @ps1 holds fc1.w.block0 and fc2.b alike.
+// PIPED: ps.worker @mlp main @step startup @startup {
+// PIPED: ps.server @ps1 endpoint "127.0.0.1:6171"
+// UNWRITABLE: error: openks-ps-report: cannot open output file '{{.*}}missing/report'
 // REPORT:      server  endpoint  blocks  bytes
 // REPORT-NEXT: @ps0  127.0.0.1:6170  16  1238044
 // REPORT-NEXT: @ps1  127.0.0.1:6171  11  1204364

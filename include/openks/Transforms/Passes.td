@@ -306,7 +306,9 @@ def PSReportPass : Pass<"openks-ps-report", "::mlir::ModuleOp"> {
     per block under Paddle's names: its rows of the parameter it was cut
     from, its bytes, and the message its update region runs on
     (`<block>@GRAD`, or `<block>.delta` in GEO mode), or `frozen`. Printed
-    to standard output; the IR is unchanged.
+    to standard error, as upstream reports such as `--print-op-stats` are,
+    or to the file `output-file` names; the IR is unchanged, and the
+    output of a tool running the pass stays IR that the next tool reads.
 
     ```
     server  endpoint  blocks  bytes
@@ -320,7 +322,9 @@ def PSReportPass : Pass<"openks-ps-report", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"listBlocks", "list-blocks", "bool", "false",
-           "Also print every block with its rows, bytes and message">
+           "Also print every block with its rows, bytes and message">,
+    Option<"outputFile", "output-file", "std::string", "\"\"",
+           "Write the report to this file instead of standard error">
   ];
 }
 
