@@ -8,7 +8,8 @@
 // averages as rows, and every optimizer (the lazy ones too) updates only
 // those rows. A sync startup still passes every server's fetch barrier, so
 // that each opens its first step; an async one has nothing to receive. A
-// table also read whole stays a whole copy on the worker.
+// table also read whole stays a whole copy on the worker. A GEO push sends
+// only the rows that changed, and fetches them back.
 // RUN: split-file %s %t
 // RUN: openks-opt %t/adagrad.mlir --openks-build-servers --openks-insert-send-recv | FileCheck %s
 // RUN: openks-opt %t/adam.mlir --openks-build-servers --openks-insert-send-recv | FileCheck %s --check-prefix=LAZY
