@@ -140,7 +140,7 @@ static int64_t coveredRows(std::vector<std::pair<int64_t, int64_t>> &ranges) {
 /// variable are missing, so the first holders win.
 static StatusOr<Tensor>
 gatherHeldVariable(const std::string &name,
-               const std::vector<Holder<const ParameterStore>> &holders) {
+                   const std::vector<Holder<const ParameterStore>> &holders) {
   const Parameter &first = (*holders.front().store)[holders.front().id];
   DType dtype = first.value.dtype();
   const Shape &shape = first.wholeShape;
@@ -179,9 +179,9 @@ gatherHeldVariable(const std::string &name,
   return whole;
 }
 
-StatusOr<Tensor>
-openks::runtime::gatherVariable(const std::vector<const ParameterStore *> &stores,
-                                const std::string &name) {
+StatusOr<Tensor> openks::runtime::gatherVariable(
+    const std::vector<const ParameterStore *> &stores,
+    const std::string &name) {
   VariableMap<const ParameterStore> variables(stores);
   auto holders = variables.holders.find(name);
   if (holders == variables.holders.end())

@@ -87,7 +87,8 @@ Status kernels::prefetch(const CommunicationContext *context,
       requests, context->trainer, Deadline::after(context->timeout)));
   if (context->stats) {
     for (size_t i = 0; i < from.size(); ++i)
-      context->stats->bytesPulled += bytesOf(*outValues[i]) + bytesOf(*outIds[i]);
+      context->stats->bytesPulled +=
+          bytesOf(*outValues[i]) + bytesOf(*outIds[i]);
     context->stats->pulls += static_cast<int64_t>(from.size());
   }
   return Status::ok();

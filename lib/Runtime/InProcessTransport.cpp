@@ -41,9 +41,8 @@ Status InProcessTransport::pull(int server, int block, Tensor &out, int trainer,
   return (*target)->pull(block, out, trainer, deadline);
 }
 
-Status InProcessTransport::pullRows(int server, int block,
-                                    const Tensor &rowIds, Tensor &out,
-                                    int trainer, Deadline) {
+Status InProcessTransport::pullRows(int server, int block, const Tensor &rowIds,
+                                    Tensor &out, int trainer, Deadline) {
   StatusOr<ParameterServer *> target = getServer(server);
   if (!target)
     return target.status();

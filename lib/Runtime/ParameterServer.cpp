@@ -334,13 +334,13 @@ Status ParameterServer::pullRows(int block, const Tensor &rowIds, Tensor &out,
                                  int trainer) {
   std::unique_lock<std::mutex> lock(mutex_);
   OPENKS_RETURN_IF_ERROR(admit(trainer));
-  OPENKS_RETURN_IF_ERROR(
-      checkRowIds(block, rowIds, rowIds.numel(), trainer));
+  OPENKS_RETURN_IF_ERROR(checkRowIds(block, rowIds, rowIds.numel(), trainer));
   // The rows go out and their ids came in.
   stats_.bytesPulled +=
-      rowIds.numel() * (program_.shape(block).rowWidth() *
-                            static_cast<int64_t>(dtypeSize(program_.dtype(block))) +
-                        static_cast<int64_t>(sizeof(int64_t)));
+      rowIds.numel() *
+      (program_.shape(block).rowWidth() *
+           static_cast<int64_t>(dtypeSize(program_.dtype(block))) +
+       static_cast<int64_t>(sizeof(int64_t)));
   lock.unlock();
   return program_.readRows(block, rowIds, out);
 }

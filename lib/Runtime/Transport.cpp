@@ -14,12 +14,12 @@ Transport::~Transport() = default;
 Status Transport::pullAll(const std::vector<PullRequest> &requests, int trainer,
                           Deadline deadline) {
   for (const PullRequest &request : requests)
-    OPENKS_RETURN_IF_ERROR(
-        request.rowIds ? pullRows(request.server, request.block,
-                                  *request.rowIds, *request.out, trainer,
-                                  deadline)
-                       : pull(request.server, request.block, *request.out,
-                              trainer, deadline));
+    OPENKS_RETURN_IF_ERROR(request.rowIds
+                               ? pullRows(request.server, request.block,
+                                          *request.rowIds, *request.out,
+                                          trainer, deadline)
+                               : pull(request.server, request.block,
+                                      *request.out, trainer, deadline));
   return Status::ok();
 }
 

@@ -124,8 +124,9 @@ Status saveCheckpoint(const std::string &dir, const JobSpec &job, int64_t step);
 /// Returns the whole value of the variable `name`, gathered from the
 /// parameters of `stores` that hold rows of it as saveCheckpoint gathers
 /// it. Fails when a row of it is in none of them.
-StatusOr<Tensor> gatherVariable(const std::vector<const ParameterStore *> &stores,
-                                const std::string &name);
+StatusOr<Tensor>
+gatherVariable(const std::vector<const ParameterStore *> &stores,
+               const std::string &name);
 
 /// Reads and checks the manifest of the checkpoint `dir`; lists the tensor
 /// files of a directory without one (Paddle's save_persistables output).

@@ -40,11 +40,11 @@ LogicalResult
 EmbeddingPoolOp::inferReturnTypes(MLIRContext *, OptionalLoc loc,
                                   Adaptor adaptor,
                                   SmallVectorImpl<Type> &inferred) {
-  return pushInferred(
-      inferEmbeddingPoolType(
-          loc, tableType(adaptor.getTable()), tensorType(adaptor.getIds()),
-          tensorType(adaptor.getLengths()), adaptor.getPaddingIdx()),
-      inferred);
+  return pushInferred(inferEmbeddingPoolType(loc, tableType(adaptor.getTable()),
+                                             tensorType(adaptor.getIds()),
+                                             tensorType(adaptor.getLengths()),
+                                             adaptor.getPaddingIdx()),
+                      inferred);
 }
 
 LogicalResult EmbeddingPoolGradOp::verify() {
