@@ -15,6 +15,7 @@
 #include "Job.h"
 #include "LaunchPlan.h"
 #include "ToolOutput.h"
+#include "ToolVersion.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -114,6 +115,7 @@ static int launchFromCommandLine(int argc, char **argv, int commandStart) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv, /*InstallPipeSignalExitHandler=*/false);
   openks::tools::failWritesPastTheSizeLimit();
+  openks::tools::printOpenKSVersionFirst("openks-launch");
   // A closed standard output is reported at the end; the job goes on.
   std::signal(SIGPIPE, SIG_IGN);
   // The files opened for the processes must not become their standard

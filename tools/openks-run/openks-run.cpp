@@ -20,6 +20,7 @@
 
 #include "Runs.h"
 #include "ToolOutput.h"
+#include "ToolVersion.h"
 
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Fleet/Environment.h"
@@ -671,6 +672,7 @@ static Status flushStandardOutput() {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   openks::tools::failWritesPastTheSizeLimit();
+  openks::tools::printOpenKSVersionFirst("openks-run");
   registerAllPasses();
   cl::HideUnrelatedOptions({&runCategory, &jobCategory});
   cl::ParseCommandLineOptions(

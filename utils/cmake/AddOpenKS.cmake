@@ -64,3 +64,17 @@ function(add_openks_library name)
     set_property(GLOBAL APPEND PROPERTY OPENKS_MLIR_LIBRARIES ${export_name})
   endif()
 endfunction()
+
+# Every OpenKS command-line tool is declared with add_openks_tool, so each
+# one is built with LLVM's flags and the sanitizer defaults and installed
+# into bin/:
+#
+#   add_openks_tool(openks-opt openks-opt.cpp)
+#   target_link_libraries(openks-opt PRIVATE ...)
+function(add_openks_tool name)
+  add_llvm_executable(${name} ${ARGN})
+  llvm_update_compile_flags(${name})
+  openks_add_sanitizer_defaults(${name})
+  set_target_properties(${name} PROPERTIES FOLDER "OpenKS/Tools")
+  install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endfunction()
