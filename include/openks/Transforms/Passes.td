@@ -32,6 +32,46 @@ def AppendBackwardPass : Pass<"openks-append-backward", "::mlir::ModuleOp"> {
     Fails with a located error when an op on that path has no gradient
     rule, when the loss is missing or depends on no trainable parameter, or
     when the step already has a backward pass.
+
+    The example, a linear model's loss, is the program that the examples
+    of the other passes carry through the pipeline, each starting from the
+    IR its previous pass's example ends with:
+
+    Run with: `openks-opt --openks-append-backward`
+
+    Before:
+
+    ```mlir
+    train.program @linear {
+      train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+      train.step @step(%x: tensor<?x4xf32>) -> tensor<f32> {
+        %w = train.read @w : tensor<4x2xf32>
+        %y = train.matmul %x, %w : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+        %loss = train.mean %y : (tensor<?x2xf32>) -> tensor<f32>
+        train.yield %loss : tensor<f32>
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          train.param_grad @w, %db {train.role = #train.role<backward>} : tensor<4x2xf32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
   }];
   let dependentDialects = ["::openks::train::TrainDialect"];
 }
@@ -67,6 +107,52 @@ def AppendOptimizerPass : Pass<"openks-append-optimizer", "::mlir::ModuleOp"> {
     the batch's gradient) and leaves on the trainers otherwise, as Paddle
     does; a parameter's own clipping is `optimize` and runs where its
     optimizer runs.
+
+    Example: the linear model after `openks-append-backward`, with SGD:
+
+    Run with: `openks-opt --openks-append-optimizer='optimizer=sgd lr=0.1'`
+
+    Before:
+
+    ```mlir
+    module {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          train.param_grad @w, %db {train.role = #train.role<backward>} : tensor<4x2xf32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
   }];
   let options = [
     Option<"optimizer", "optimizer", "::openks::OptimizerKind",
@@ -151,6 +237,57 @@ def ConfigureJobPass : Pass<"openks-configure-job", "::mlir::ModuleOp"> {
     API fills the same struct. Invalid settings (no or duplicate or
     malformed endpoints, no trainers, a block size or push period below 1)
     are errors.
+
+    Example: the linear model after `openks-append-optimizer`, on two
+    servers and two trainers, with blocks of at least 4 elements so that its
+    4x2 weight is split (the default, Paddle's 8192, keeps small parameters
+    whole):
+
+    Run with: `openks-opt --openks-configure-job='pservers=127.0.0.1:6170,127.0.0.1:6171 trainers=2 min-block-size=4'`
+
+    Before:
+
+    ```mlir
+    module {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
   }];
   let options = [
     ListOption<"pservers", "pservers", "std::string",
@@ -193,6 +330,55 @@ def SliceVariablesPass : Pass<"openks-slice-variables", "::mlir::ModuleOp"> {
     `slice_var_up` is off), each whole rows. Records the rows per block as
     the parameter's `ps.slices` attribute. Requires `ps.job`
     (`openks-configure-job`).
+
+    Example: the linear model after `openks-configure-job`; the 8 elements
+    of `@w` make two blocks of 2 rows, one per server:
+
+    Run with: `openks-opt --openks-slice-variables`
+
+    Before:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1> {ps.slices = array<i64: 2, 2>}
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
   }];
   let dependentDialects = ["::openks::ps::PSDialect"];
 }
@@ -208,6 +394,55 @@ def DispatchPass : Pass<"openks-dispatch", "::mlir::ModuleOp"> {
     `<param>.block<i>`) with 64-bit FNV-1a, the same in every process, and
     moves to the next server rather than put two blocks of one parameter
     together. Requires `ps.job` and `ps.slices`.
+
+    Example: the linear model after `openks-slice-variables`; round-robin
+    puts the first block on the first server and the second on the second:
+
+    Run with: `openks-opt --openks-dispatch`
+
+    Before:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1> {ps.slices = array<i64: 2, 2>}
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 0, 1>, ps.slices = array<i64: 2, 2>}
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
   }];
   let dependentDialects = ["::openks::ps::PSDialect"];
 }
@@ -252,6 +487,73 @@ def BuildServersPass : Pass<"openks-build-servers", "::mlir::ModuleOp"> {
     server applies each trainer's block on arrival, such a parameter is
     refused with an error naming it (in GEO mode the optimizer stays on
     the trainers).
+
+    Example: the linear model after `openks-dispatch`, in sync mode with two
+    trainers:
+
+    Run with: `openks-opt --openks-build-servers`
+
+    Before:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 0, 1>, ps.slices = array<i64: 2, 2>}
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 0, 1>, ps.slices = array<i64: 2, 2>}
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode sync {
+        ps.block @w.block0 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [0, 2) init #train.xavier<seed = 1>
+        ps.block @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        ps.update @w.block0 on grad (%arg0: tensor<2x2xf32>) {
+          %0 = train.scale %arg0 by 5.000000e-01 {train.role = #train.role<optimize>} : tensor<2x2xf32>
+          %1 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w.block0, %0, %1 {train.role = #train.role<optimize>} : tensor<2x2xf32>, tensor<f32>
+        }
+      }
+      ps.server @ps1 endpoint "127.0.0.1:6171" fan_in 2 mode sync {
+        ps.block @w.block1 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [2, 4) init #train.xavier<seed = 1>
+        ps.block @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        ps.update @w.block1 on grad (%arg0: tensor<2x2xf32>) {
+          %0 = train.scale %arg0 by 5.000000e-01 {train.role = #train.role<optimize>} : tensor<2x2xf32>
+          %1 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w.block1, %0, %1 {train.role = #train.role<optimize>} : tensor<2x2xf32>, tensor<f32>
+        }
+      }
+    }
+    ```
   }];
   let dependentDialects = ["::openks::ps::PSDialect",
                            "::openks::train::TrainDialect"];
@@ -292,6 +594,104 @@ def InsertSendRecvPass : Pass<"openks-insert-send-recv", "::mlir::ModuleOp"> {
     yet stays on top of the server's value.
 
     Requires `ps.job`, `ps.slices` and `ps.placement`.
+
+    Example: the linear model after `openks-build-servers`:
+
+    Run with: `openks-opt --openks-insert-send-recv`
+
+    Before:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      train.program @linear {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1> {ps.placement = array<i64: 0, 1>, ps.slices = array<i64: 2, 2>}
+        train.param @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w, %db, %5 {train.role = #train.role<optimize>} : tensor<4x2xf32>, tensor<f32>
+          train.yield %2 : tensor<f32>
+        }
+      }
+      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode sync {
+        ps.block @w.block0 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [0, 2) init #train.xavier<seed = 1>
+        ps.block @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        ps.update @w.block0 on grad (%arg0: tensor<2x2xf32>) {
+          %0 = train.scale %arg0 by 5.000000e-01 {train.role = #train.role<optimize>} : tensor<2x2xf32>
+          %1 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w.block0, %0, %1 {train.role = #train.role<optimize>} : tensor<2x2xf32>, tensor<f32>
+        }
+      }
+      ps.server @ps1 endpoint "127.0.0.1:6171" fan_in 2 mode sync {
+        ps.block @w.block1 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [2, 4) init #train.xavier<seed = 1>
+        ps.block @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        ps.update @w.block1 on grad (%arg0: tensor<2x2xf32>) {
+          %0 = train.scale %arg0 by 5.000000e-01 {train.role = #train.role<optimize>} : tensor<2x2xf32>
+          %1 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w.block1, %0, %1 {train.role = #train.role<optimize>} : tensor<2x2xf32>, tensor<f32>
+        }
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      ps.worker @linear main @step startup @startup {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5:2 = ps.split %db rows [2, 2] : tensor<4x2xf32> -> tensor<2x2xf32>, tensor<2x2xf32>
+          ps.send grad %5#0 to @ps0::@w.block0 : tensor<2x2xf32>
+          ps.send grad %5#1 to @ps1::@w.block1 : tensor<2x2xf32>
+          ps.send_barrier [@ps0, @ps1]
+          %6 = ps.recv @ps0::@w.block0 : tensor<2x2xf32>
+          %7 = ps.recv @ps1::@w.block1 : tensor<2x2xf32>
+          ps.fetch_barrier [@ps0, @ps1]
+          %8 = ps.concat %6, %7 : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+          train.write %8 to @w : tensor<4x2xf32>
+          train.yield %2 : tensor<f32>
+        }
+        train.step @startup() {
+          %0 = ps.recv @ps0::@w.block0 : tensor<2x2xf32>
+          %1 = ps.recv @ps1::@w.block1 : tensor<2x2xf32>
+          ps.fetch_barrier [@ps0, @ps1]
+          %2 = ps.concat %0, %1 : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+          train.write %2 to @w : tensor<4x2xf32>
+          train.yield
+        }
+      }
+      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode sync {
+        ps.block @w.block0 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [0, 2) init #train.xavier<seed = 1>
+        ps.block @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        ps.update @w.block0 on grad (%arg0: tensor<2x2xf32>) {
+          %0 = train.scale %arg0 by 5.000000e-01 {train.role = #train.role<optimize>} : tensor<2x2xf32>
+          %1 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w.block0, %0, %1 {train.role = #train.role<optimize>} : tensor<2x2xf32>, tensor<f32>
+        }
+      }
+      ps.server @ps1 endpoint "127.0.0.1:6171" fan_in 2 mode sync {
+        ps.block @w.block1 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [2, 4) init #train.xavier<seed = 1>
+        ps.block @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        ps.update @w.block1 on grad (%arg0: tensor<2x2xf32>) {
+          %0 = train.scale %arg0 by 5.000000e-01 {train.role = #train.role<optimize>} : tensor<2x2xf32>
+          %1 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w.block1, %0, %1 {train.role = #train.role<optimize>} : tensor<2x2xf32>, tensor<f32>
+        }
+      }
+    }
+    ```
   }];
   let dependentDialects = ["::openks::ps::PSDialect",
                            "::openks::train::TrainDialect"];
@@ -310,14 +710,76 @@ def PSReportPass : Pass<"openks-ps-report", "::mlir::ModuleOp"> {
     or to the file `output-file` names; the IR is unchanged, and the
     output of a tool running the pass stays IR that the next tool reads.
 
+    Example: the linear model after `openks-insert-send-recv`, with
+    `list-blocks`; After is the report on standard error:
+
+    Run with: `openks-opt --openks-ps-report=list-blocks=true`
+
+    Before:
+
+    ```mlir
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 2, endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"], slice_var_up = true, split_method = round_robin, min_block_size = 4, geo_push_steps = 100>} {
+      ps.worker @linear main @step startup @startup {
+        train.param @w : tensor<4x2xf32> init #train.xavier<seed = 1>
+        train.step @step(%arg0: tensor<?x4xf32>) -> tensor<f32> {
+          %0 = train.read @w {train.role = #train.role<forward>} : tensor<4x2xf32>
+          %1 = train.matmul %arg0, %0 {train.role = #train.role<forward>} : (tensor<?x4xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+          %2 = train.mean %1 {train.role = #train.role<forward>} : (tensor<?x2xf32>) -> tensor<f32>
+          %3 = train.fill 1.000000e+00 {train.role = #train.role<backward>} : tensor<f32>
+          %4 = train.mean_grad %1, %3 {train.role = #train.role<backward>} : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x2xf32>
+          %da, %db = train.matmul_grad %arg0, %0, %4 {train.role = #train.role<backward>} : (tensor<?x4xf32>, tensor<4x2xf32>, tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<4x2xf32>)
+          %5:2 = ps.split %db rows [2, 2] : tensor<4x2xf32> -> tensor<2x2xf32>, tensor<2x2xf32>
+          ps.send grad %5#0 to @ps0::@w.block0 : tensor<2x2xf32>
+          ps.send grad %5#1 to @ps1::@w.block1 : tensor<2x2xf32>
+          ps.send_barrier [@ps0, @ps1]
+          %6 = ps.recv @ps0::@w.block0 : tensor<2x2xf32>
+          %7 = ps.recv @ps1::@w.block1 : tensor<2x2xf32>
+          ps.fetch_barrier [@ps0, @ps1]
+          %8 = ps.concat %6, %7 : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+          train.write %8 to @w : tensor<4x2xf32>
+          train.yield %2 : tensor<f32>
+        }
+        train.step @startup() {
+          %0 = ps.recv @ps0::@w.block0 : tensor<2x2xf32>
+          %1 = ps.recv @ps1::@w.block1 : tensor<2x2xf32>
+          ps.fetch_barrier [@ps0, @ps1]
+          %2 = ps.concat %0, %1 : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+          train.write %2 to @w : tensor<4x2xf32>
+          train.yield
+        }
+      }
+      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 2 mode sync {
+        ps.block @w.block0 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [0, 2) init #train.xavier<seed = 1>
+        ps.block @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        ps.update @w.block0 on grad (%arg0: tensor<2x2xf32>) {
+          %0 = train.scale %arg0 by 5.000000e-01 {train.role = #train.role<optimize>} : tensor<2x2xf32>
+          %1 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w.block0, %0, %1 {train.role = #train.role<optimize>} : tensor<2x2xf32>, tensor<f32>
+        }
+      }
+      ps.server @ps1 endpoint "127.0.0.1:6171" fan_in 2 mode sync {
+        ps.block @w.block1 : tensor<2x2xf32> of @w : tensor<4x2xf32> rows [2, 4) init #train.xavier<seed = 1>
+        ps.block @learning_rate : tensor<f32> init #train.constant<1.000000e-01> frozen
+        ps.update @w.block1 on grad (%arg0: tensor<2x2xf32>) {
+          %0 = train.scale %arg0 by 5.000000e-01 {train.role = #train.role<optimize>} : tensor<2x2xf32>
+          %1 = train.read @learning_rate {train.role = #train.role<optimize>} : tensor<f32>
+          train.sgd @w.block1, %0, %1 {train.role = #train.role<optimize>} : tensor<2x2xf32>, tensor<f32>
+        }
+      }
+    }
     ```
+
+    After:
+
+    ```text
     server  endpoint  blocks  bytes
-    @ps0  127.0.0.1:6170  5  413736
-    @ps1  127.0.0.1:6171  3  401448
-    imbalance (max / mean): 1.015
-      @ps0  fc1.b  1024 bytes  on fc1.b@GRAD
-      @ps0  fc1.w.block1  rows [392, 784) of fc1.w  401408 bytes  on fc1.w.block1@GRAD
-      ...
+    @ps0  127.0.0.1:6170  2  20
+    @ps1  127.0.0.1:6171  2  20
+    imbalance (max / mean): 1.000
+      @ps0  w.block0  rows [0, 2) of w  16 bytes  on w.block0@GRAD
+      @ps0  learning_rate  4 bytes  frozen
+      @ps1  w.block1  rows [2, 4) of w  16 bytes  on w.block1@GRAD
+      @ps1  learning_rate  4 bytes  frozen
     ```
   }];
   let options = [
