@@ -82,6 +82,19 @@ Status embedding(const Tensor &table, const Tensor &ids,
                  std::optional<int64_t> paddingIdx, Tensor &out);
 /// Fills `out` (whose shape is already set) with `value`.
 Status fill(double value, Tensor &out);
+/// out = the rank-0 `value` in every element, with the shape of `like`
+/// (linalg.fill); `value` has out's element type.
+Status fillLike(const Tensor &value, const Tensor &like, Tensor &out);
+/// out = zeros of shape `shape`, whose dynamic (-1) sizes are taken in order
+/// from the rank-0 i64 `dynamicSizes` (tensor.empty).
+Status zeros(const Shape &shape,
+             const std::vector<const Tensor *> &dynamicSizes, Tensor &out);
+/// out = the rank-0 i64 size of dimension `dim` of x (tensor.dim).
+Status dimSize(const Tensor &x, int64_t dim, Tensor &out);
+/// out[i_p0, ..., i_pn] = x[i_0, ..., i_n] for `permutation` p: dimension j
+/// of out is dimension permutation[j] of x (linalg.transpose).
+Status transpose(const Tensor &x, const std::vector<int64_t> &permutation,
+                 Tensor &out);
 /// out = factor * x.
 Status scale(const Tensor &x, double factor, Tensor &out);
 
@@ -146,6 +159,13 @@ Status divGrad(const Tensor &x, const Tensor &y, const Tensor &dout, Tensor &dx,
                Tensor &dy);
 /// out = |x|.
 Status abs(const Tensor &x, Tensor &out);
+/// out = -x.
+Status neg(const Tensor &x, Tensor &out);
+/// out = max(x, y) element-wise, NaN if either is (IEEE maximum); x and y
+/// have one shape.
+Status maximum(const Tensor &x, const Tensor &y, Tensor &out);
+/// out = min(x, y) element-wise, NaN if either is; x and y have one shape.
+Status minimum(const Tensor &x, const Tensor &y, Tensor &out);
 /// out = x * x.
 Status square(const Tensor &x, Tensor &out);
 /// out = sqrt(x); NaN for x < 0.

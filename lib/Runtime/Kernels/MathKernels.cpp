@@ -6,6 +6,7 @@
 //
 // abs, square, sqrt, exp, log and softsign with their gradients (sqrt's and
 // exp's from the forward result, the others' from the input, as Paddle's);
+// negation and IEEE maximum and minimum (arith.negf, maximumf, minimumf);
 // L1 and L2 norms along one dimension, whose gradient is zero at a zero
 // vector; and row-wise cosine similarity, zero for a zero row.
 //
@@ -14,6 +15,9 @@
 #include "openks/Runtime/Kernels.h"
 
 #include "KernelUtils.h"
+
+#include <algorithm>
+#include <limits>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -26,6 +30,40 @@ using namespace openks::runtime::kernels::detail;
 Status kernels::abs(const Tensor &x, Tensor &out) {
   return elementwise(
       "abs", out, [](auto values) { return values.abs(); }, x);
+}
+
+Status kernels::neg(const Tensor &x, Tensor &out) {
+  return elementwise(
+      "neg", out, [](auto values) { return -values; }, x);
+}
+
+/// out = pick(x, y) element-wise for x and y of one shape, NaN where either
+/// is NaN; `pick` chooses between two numbers.
+template <typename Pick>
+static Status extremum(const char *op, const Tensor &x, const Tensor &y,
+                       Tensor &out, Pick pick) {
+  OPENKS_RETURN_IF_ERROR(checkLike(op, "y", y, x));
+  return elementwise(
+      op, out,
+      [&](auto a, auto b) {
+        using T = typename decltype(a)::Scalar;
+        return a.binaryExpr(b, [&](T u, T v) {
+          return std::isnan(u) || std::isnan(v)
+                     ? std::numeric_limits<T>::quiet_NaN()
+                     : pick(u, v);
+        });
+      },
+      x, y);
+}
+
+Status kernels::maximum(const Tensor &x, const Tensor &y, Tensor &out) {
+  return extremum("maximum", x, y, out,
+                  [](auto u, auto v) { return std::max(u, v); });
+}
+
+Status kernels::minimum(const Tensor &x, const Tensor &y, Tensor &out) {
+  return extremum("minimum", x, y, out,
+                  [](auto u, auto v) { return std::min(u, v); });
 }
 
 Status kernels::square(const Tensor &x, Tensor &out) {

@@ -1,4 +1,4 @@
-//===- ShapeKernels.cpp - reduce_sum, reshape, concat, embedding ----------===//
+//===- ShapeKernels.cpp - reduce_sum, reshape, concat, transpose ---------===//
 //
 // Part of the OpenKS Fleet compiler.
 //
@@ -7,11 +7,14 @@
 // Kernels that move elements between layouts. reduce_sum merges adjacent
 // dimensions that are all reduced or all kept, so it only ever walks
 // contiguous runs. Copies that do not depend on the element type (reshape,
-// concat, split, embedding lookup) move bytes.
+// concat, split, embedding lookup) move bytes. The kernels behind upstream
+// ops that make and rearrange tensors (tensor.dim, tensor.empty, linalg.fill
+// and linalg.transpose) are here too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/Kernels.h"
+#include "openks/Support/Limits.h"
 
 #include "KernelUtils.h"
 
@@ -224,6 +227,133 @@ Status kernels::reshape(const Tensor &x, const Shape &shape, Tensor &out) {
 
 Status kernels::reshapeGrad(const Tensor &x, const Tensor &dout, Tensor &dx) {
   return reshape(dout, x.shape(), dx).withContext("reshape_grad");
+}
+
+//===----------------------------------------------------------------------===//
+// Sizes, new tensors and transposition
+//===----------------------------------------------------------------------===//
+
+/// Calls `fn(T())` with T the element type of `dtype`, integers included.
+template <typename Fn> static void dispatchAny(DType dtype, Fn &&fn) {
+  switch (dtype) {
+  case DType::F32:
+    return fn(float());
+  case DType::F64:
+    return fn(double());
+  case DType::I64:
+    return fn(int64_t());
+  }
+}
+
+Status kernels::fillLike(const Tensor &value, const Tensor &like, Tensor &out) {
+  OPENKS_RETURN_IF_ERROR(checkRank("fill", "the value", value, 0));
+  OPENKS_RETURN_IF_ERROR(checkDType("fill", "the result", out, value.dtype()));
+  out.resize(like.shape());
+  dispatchAny(value.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::fill_n(out.data<T>(), out.numel(), *value.data<T>());
+  });
+  return Status::ok();
+}
+
+Status kernels::zeros(const Shape &shape,
+                      const std::vector<const Tensor *> &dynamicSizes,
+                      Tensor &out) {
+  Shape resolved = shape;
+  size_t next = 0;
+  for (int dim = 0; dim < shape.rank(); ++dim) {
+    if (shape[dim] >= 0)
+      continue;
+    if (next == dynamicSizes.size())
+      return Status::invalidArgument(
+          "empty: shape {} has more dynamic sizes than the {} given",
+          shape.str(), dynamicSizes.size());
+    const Tensor &size = *dynamicSizes[next++];
+    OPENKS_RETURN_IF_ERROR(checkRank("empty", "a size", size, 0));
+    OPENKS_RETURN_IF_ERROR(checkDType("empty", "a size", size, DType::I64));
+    resolved[dim] = *size.data<int64_t>();
+    if (resolved[dim] < 0)
+      return Status::invalidArgument("empty: size {} of dimension {} is "
+                                     "negative",
+                                     resolved[dim], dim);
+  }
+  if (next != dynamicSizes.size())
+    return Status::invalidArgument(
+        "empty: shape {} has fewer dynamic sizes than the {} given",
+        shape.str(), dynamicSizes.size());
+  // A size from the data is checked against what the plan sized the
+  // buffer for, before anything is allocated.
+  std::optional<int64_t> numel = 1;
+  for (int64_t size : resolved)
+    numel = numel ? checkedMul(*numel, size) : std::nullopt;
+  if (!numel || *numel > out.capacity())
+    return Status::invalidArgument(
+        "empty: shape {} holds more than the {} elements planned for it",
+        resolved.str(), out.capacity());
+  out.resize(resolved);
+  out.setZero();
+  return Status::ok();
+}
+
+Status kernels::dimSize(const Tensor &x, int64_t dim, Tensor &out) {
+  if (dim < 0 || dim >= x.rank())
+    return Status::invalidArgument("dim: dimension {} of a tensor of shape {}",
+                                   dim, x.shape().str());
+  OPENKS_RETURN_IF_ERROR(checkDType("dim", "the result", out, DType::I64));
+  out.resize(Shape{});
+  *out.data<int64_t>() = x.dim(static_cast<int>(dim));
+  return Status::ok();
+}
+
+Status kernels::transpose(const Tensor &x,
+                          const std::vector<int64_t> &permutation,
+                          Tensor &out) {
+  int rank = x.rank();
+  std::vector<bool> seen(rank, false);
+  bool valid = static_cast<int>(permutation.size()) == rank;
+  for (size_t j = 0; valid && j < permutation.size(); ++j) {
+    valid =
+        permutation[j] >= 0 && permutation[j] < rank && !seen[permutation[j]];
+    if (valid)
+      seen[permutation[j]] = true;
+  }
+  if (!valid)
+    return Status::invalidArgument(
+        "transpose: the permutation has {} entries, not a permutation of "
+        "the {} dimensions of shape {}",
+        permutation.size(), rank, x.shape().str());
+  OPENKS_RETURN_IF_ERROR(checkDType("transpose", "the result", out, x.dtype()));
+  if (&out == &x)
+    return Status::invalidArgument("transpose: the result is the input");
+  Shape shape = x.shape();
+  // x's stride of each of out's dimensions, in elements.
+  std::vector<int64_t> xStrides(rank, 1), strides(rank);
+  for (int d = rank - 2; d >= 0; --d)
+    xStrides[d] = xStrides[d + 1] * x.dim(d + 1);
+  for (int j = 0; j < rank; ++j) {
+    shape[j] = x.dim(static_cast<int>(permutation[j]));
+    strides[j] = xStrides[permutation[j]];
+  }
+  out.resize(shape);
+  dispatchAny(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *from = x.data<T>();
+    T *to = out.data<T>();
+    // Walk out in order, keeping x's offset of the current index.
+    std::vector<int64_t> index(rank, 0);
+    int64_t offset = 0;
+    for (int64_t i = 0, n = out.numel(); i < n; ++i) {
+      to[i] = from[offset];
+      for (int j = rank - 1; j >= 0; --j) {
+        offset += strides[j];
+        if (++index[j] < shape[j])
+          break;
+        offset -= strides[j] * shape[j];
+        index[j] = 0;
+      }
+    }
+  });
+  return Status::ok();
 }
 
 //===----------------------------------------------------------------------===//
