@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Private to lib/Runtime/Loader: how MLIR tensor types map to the runtime's
-// dtypes and shapes.
+// Private to lib/Runtime/Loader: how MLIR tensor and scalar types map to the
+// runtime's dtypes and shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +28,8 @@ inline mlir::FailureOr<DType> getDType(mlir::Operation *op, mlir::Type type) {
     return DType::F32;
   if (element.isF64())
     return DType::F64;
-  if (element.isInteger(64))
+  // An index (tensor.dim's result, tensor.empty's sizes) is an i64.
+  if (element.isInteger(64) || element.isIndex())
     return DType::I64;
   return op->emitOpError("the runtime has no tensors of ") << element;
 }

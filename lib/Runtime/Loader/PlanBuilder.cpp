@@ -92,13 +92,15 @@ LogicalResult PlanLowering::checkCapacities(Block &block) {
 }
 
 Out PlanLowering::out(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  // getDType cannot fail here: the op verifiers admit only f32, f64 and i64;
-  // nor getCapacity: checkCapacities has run.
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  // getDType cannot fail here: the op verifiers admit only f32, f64 and i64
+  // (and lowerUpstreamOp checks the upstream ops' types first); nor
+  // getCapacity: checkCapacities has run.
   Operation *owner = value.getDefiningOp()
                          ? value.getDefiningOp()
                          : value.getParentBlock()->getParentOp();
-  SlotId slot = builder.addSlot(*getDType(owner, type), *getCapacity(type));
+  SlotId slot = builder.addSlot(*getDType(owner, value.getType()),
+                                type ? *getCapacity(type) : 1);
   slots[value] = slot;
   return {slot};
 }
@@ -553,6 +555,8 @@ LogicalResult PlanLowering::lower(Operation *op) {
       })
       .Default([&](Operation *other) -> LogicalResult {
         if (std::optional<LogicalResult> lowered = lowerModelOp(other))
+          return *lowered;
+        if (std::optional<LogicalResult> lowered = lowerUpstreamOp(other))
           return *lowered;
         return other->emitOpError(
             "cannot be run: the runtime has no kernel for it");

@@ -8,7 +8,8 @@
 // the files that lower its ops. PlanBuilder.cpp lowers the train dialect and
 // the data movement of the ps dialect (split, concat); OptimizerLowering.cpp
 // lowers the optimizer ops; ModelOpLowering.cpp the train ops of the model
-// .td files; CommunicationLowering.cpp lowers the ops that talk to servers.
+// .td files; UpstreamOpLowering.cpp the arith, math, tensor and linalg ops;
+// CommunicationLowering.cpp lowers the ops that talk to servers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +64,10 @@ private:
   /// norms, cosines, losses, pooling and sampling (ModelOpLowering.cpp).
   /// Returns nothing for any other op.
   std::optional<mlir::LogicalResult> lowerModelOp(mlir::Operation *op);
+  /// Lowers the upstream arith, math, tensor and linalg ops the runtime
+  /// runs, and refuses the others of those dialects
+  /// (UpstreamOpLowering.cpp). Returns nothing for ops of other dialects.
+  std::optional<mlir::LogicalResult> lowerUpstreamOp(mlir::Operation *op);
 
   /// Returns the parameter `name` after checking that the store has it, with
   /// the element type and shape of `type` if given; reports on `op` if not.
@@ -85,7 +90,8 @@ private:
   In in(mlir::Value value) { return {slots.lookup(value)}; }
   /// Returns the slots of already lowered values.
   Ins in(mlir::ValueRange values);
-  /// Creates the slot of `value`, sized for the largest batch.
+  /// Creates the slot of `value`, sized for the largest batch; a scalar is
+  /// a rank-0 tensor.
   Out out(mlir::Value value);
   /// Creates the slots of `values`.
   Outs out(mlir::ValueRange values);
