@@ -15,19 +15,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "openks/Dialect/Paddle/IR/PaddleDialect.h"
-#include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Support/InputGuard.h"
 
+#include "ToolDialects.h"
 #include "ToolOutput.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -91,10 +84,7 @@ int main(int argc, char **argv) {
   registerTransformsPasses();
   openks::registerAllPasses();
   DialectRegistry registry;
-  openks::registerAllDialects(registry);
-  registry.insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
-                  math::MathDialect, scf::SCFDialect, tensor::TensorDialect,
-                  openks::paddle::PaddleDialect>();
+  openks::tools::registerToolDialects(registry);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "OpenKS optimizer driver\n", registry);
   return asMainReturnCode(run(inputFilename, outputFilename, registry));
