@@ -31,6 +31,7 @@ tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
 tools = [
     "openks-launch", "openks-opt", "openks-run", "openks-translate", "mlir-opt",
     "fleet-train-example",
+    "openks-lsp-server", "openks-reduce",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
