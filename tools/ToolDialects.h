@@ -4,19 +4,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// openks-opt, openks-lsp-server and openks-reduce read the same IR, so they
-// register the same dialects: the OpenKS ones (`train`, `ps`, and `paddle`,
-// the form openks-translate imports Paddle programs into) and the upstream
-// dialects a training compiler mixes in. A dialect added here is known to
-// all three, and a file the optimizer parses is one the editor and the
-// reducer parse too.
+// openks-opt, openks-lsp-server, openks-reduce and openks-run read the same
+// IR, so they register the same dialects: the OpenKS ones (`train`, `ps`,
+// and `paddle`, the form openks-translate imports Paddle programs into) and
+// the upstream dialects a training compiler mixes in. A dialect added here
+// is known to all four: a file the optimizer parses is one the editor, the
+// reducer and the runtime parse too (the runtime then refuses, by name, an
+// op it has no kernel for).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_TOOLS_TOOLDIALECTS_H
 #define OPENKS_TOOLS_TOOLDIALECTS_H
 
-#include "openks/Dialect/Paddle/IR/PaddleDialect.h"
 #include "openks/InitAllDialects.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,13 +30,13 @@
 namespace openks::tools {
 
 /// Adds the dialects of the OpenKS drivers to `registry`: every OpenKS
-/// dialect, `paddle`, and func, arith, math, tensor, linalg and scf.
+/// dialect (`paddle` included), and func, arith, math, tensor, linalg and
+/// scf.
 inline void registerToolDialects(mlir::DialectRegistry &registry) {
   openks::registerAllDialects(registry);
   registry.insert<mlir::arith::ArithDialect, mlir::func::FuncDialect,
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  openks::paddle::PaddleDialect>();
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
 }
 
 } // namespace openks::tools

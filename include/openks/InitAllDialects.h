@@ -4,8 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One call that makes the `train` and `ps` dialects available to a tool or
-// an embedding compiler.
+// One call that makes every OpenKS dialect available to a tool or an
+// embedding compiler: `train` (training programs), `ps` (parameter-server
+// jobs) and `paddle` (Paddle ProgramDescs, field for field). A user of this
+// header links OpenKS::TrainDialect, OpenKS::PSDialect and
+// OpenKS::PaddleDialect.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,13 +17,14 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "openks/Dialect/PS/IR/PSDialect.h"
+#include "openks/Dialect/Paddle/IR/PaddleDialect.h"
 #include "openks/Dialect/Train/IR/TrainDialect.h"
 
 namespace openks {
 
 /// Adds every OpenKS dialect to `registry`.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<train::TrainDialect, ps::PSDialect>();
+  registry.insert<train::TrainDialect, ps::PSDialect, paddle::PaddleDialect>();
 }
 
 } // namespace openks

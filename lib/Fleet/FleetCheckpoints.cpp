@@ -79,7 +79,6 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
   // `__model__`.
   DialectRegistry registry;
   registerAllDialects(registry);
-  registry.insert<paddle::PaddleDialect>();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   std::vector<std::string> parameters;

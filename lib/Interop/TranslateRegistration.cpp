@@ -161,7 +161,6 @@ void openks::registerPaddleTranslations() {
          MLIRContext *context) {
         DialectRegistry registry;
         registerAllDialects(registry);
-        registry.insert<paddle::PaddleDialect>();
         context->appendDialectRegistry(registry);
         return exportProgram(*sourceMgr, output, context, exportStartup);
       });
