@@ -18,6 +18,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit", "I
 
 config.substitutions.append(("%openks_src_root", config.openks_src_root))
 config.substitutions.append(("%openks_obj_root", config.openks_obj_root))
+config.substitutions.append(("%openks_version", config.openks_version))
 # The plugin stock mlir-opt loads (tools/openks-plugin).
 config.substitutions.append(
     ("%openks_plugin", os.path.join(config.openks_lib_dir, "OpenKSPlugin.so")))

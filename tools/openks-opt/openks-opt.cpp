@@ -20,6 +20,7 @@
 
 #include "ToolDialects.h"
 #include "ToolOutput.h"
+#include "ToolVersion.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -81,6 +82,7 @@ static LogicalResult run(const std::string &inputFilename,
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   openks::tools::failWritesPastTheSizeLimit();
+  openks::tools::printOpenKSVersionFirst(kToolName);
   registerTransformsPasses();
   openks::registerAllPasses();
   DialectRegistry registry;
