@@ -19,13 +19,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runs.h"
+#include "ToolDialects.h"
 #include "ToolOutput.h"
 #include "ToolVersion.h"
 
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Fleet/Environment.h"
 #include "openks/Fleet/LocalRoleMaker.h"
-#include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
 #include "openks/Runtime/Checkpoint.h"
@@ -567,8 +567,10 @@ static int trainFromCommandLine() {
       numTrainers = role->environmentRole->workerNum();
   }
 
+  // What openks-opt parses: a program the passes accept also loads, and an
+  // op the runtime cannot run is refused by name when the plan is built.
   DialectRegistry registry;
-  registerAllDialects(registry);
+  tools::registerToolDialects(registry);
   MLIRContext context(registry);
   // An error names its op by location; its text (a whole step) is noise.
   context.printOpOnDiagnostic(false);
