@@ -11,6 +11,16 @@
 // bytes would allocate, so the importer can refuse a file too large to
 // import before protobuf allocates anything.
 //
+// Why this is hand-written when libprotobuf parses the same bytes: neither
+// of these is something protobuf offers. Its parser (and the generated
+// classes built on it) answers only whether a message parsed, never where or
+// why not; and it allocates as it goes, a nested message, a repeated element
+// or an unknown field at a time, so it can only refuse a hostile file after
+// allocating for it. CodedInputStream's byte limits bound the input, not
+// what parsing it allocates. The walk reads the wire format against the
+// generated classes' own descriptors, decodes no values and encodes nothing:
+// the importer still parses with the generated classes once this passes.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_LIB_INTEROP_WIRECHECK_H

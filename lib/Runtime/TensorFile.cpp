@@ -3,8 +3,47 @@
 // Part of the OpenKS Fleet compiler.
 //
 //===----------------------------------------------------------------------===//
+//
+// Generated: the desc. It is a protobuf message, Paddle's
+// VarType.TensorDesc, and protoc's class for it (TensorDesc.proto, compiled
+// into the build tree as TensorDesc.pb.h) serializes and parses it.
+//
+// Hand-written, because they are not protobuf: the framing around the desc,
+// which is Paddle's own. The versions, the LoD levels and the desc's size
+// are fixed-width little-endian integers, and the elements are raw bytes;
+// Reader and appendInteger read and write them.
+//
+// Hand-written as well, and kept so: checkDesc, a bounded walk over the
+// desc's bytes before protobuf parses them. Protobuf's parser says only
+// whether a message parsed; the walk names the defect with the messages
+// this reader has always given (a truncated or overlong varint, a wire type
+// no field can have, too many dims, a type code Paddle does not have). The
+// desc's size is capped (kMaxDescBytes) before anything is read, which
+// bounds what protobuf could allocate, and the walk refuses more than
+// Shape::kMaxRank dims before protobuf allocates any. The walk decodes
+// nothing for the reader: the values come from the generated class.
+//
+// What a desc may hold, as the hand-written decoder that came before this
+// one allowed, or stricter where protobuf differs:
+// - dims unpacked, as written here and by Paddle, or packed;
+// - fields the message does not declare, of wire type varint, fixed64,
+//   fixed32 or length-delimited: skipped (protobuf keeps them, within the
+//   desc's cap);
+// - no groups (wire types 3 and 4) nor wire types 6 and 7: refused, although
+//   protobuf would keep groups as unknown fields;
+// - no field number 0 and none above 2^29 - 1: refused ("invalid tag"),
+//   as protobuf's parser does; the earlier decoder skipped them;
+// - data_type more than once: the last counts, as in protobuf, but every
+//   one must be a code of Paddle's VarType.Type. Protobuf would set an
+//   unknown code aside as an unknown field and keep the value before it,
+//   and would cut a code to 32 bits; the earlier decoder looked only at the
+//   last code.
+//
+//===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/TensorFile.h"
+
+#include "TensorDesc.pb.h"
 
 #include <cstring>
 #include <optional>
@@ -17,27 +56,37 @@ static constexpr uint64_t kMaxLoDLevels = 64;
 /// The largest desc accepted: a type and at most kMaxRank dims take < 100.
 static constexpr int32_t kMaxDescBytes = 4096;
 
-// Protobuf wire types and the TensorDesc's field numbers.
-static constexpr uint32_t kVarint = 0, kFixed64 = 1, kLengthDelimited = 2,
+// Protobuf wire types, the largest field number and the TensorDesc's field
+// numbers, for checkDesc.
+static constexpr uint64_t kVarint = 0, kFixed64 = 1, kLengthDelimited = 2,
                           kFixed32 = 5;
-static constexpr uint32_t kDataTypeField = 1, kDimsField = 2;
+static constexpr uint64_t kMaxFieldNumber = (uint64_t(1) << 29) - 1;
+static constexpr uint64_t kDataTypeField =
+    proto::VarType::TensorDesc::kDataTypeFieldNumber;
+static constexpr uint64_t kDimsField =
+    proto::VarType::TensorDesc::kDimsFieldNumber;
 
-int openks::runtime::paddleTypeCode(DType dtype) {
+/// Returns Paddle's VarType.Type of `dtype`.
+static proto::VarType::Type getPaddleType(DType dtype) {
   switch (dtype) {
   case DType::F32:
-    return 5;
+    return proto::VarType::FP32;
   case DType::F64:
-    return 6;
+    return proto::VarType::FP64;
   case DType::I64:
-    return 3;
+    return proto::VarType::INT64;
   }
-  return -1;
+  return proto::VarType::RAW;
+}
+
+int openks::runtime::paddleTypeCode(DType dtype) {
+  return getPaddleType(dtype);
 }
 
 /// Returns the DType of Paddle's type `code`, if the runtime has it.
-static std::optional<DType> getDType(uint64_t code) {
+static std::optional<DType> getDType(proto::VarType::Type code) {
   for (DType dtype : {DType::F32, DType::F64, DType::I64})
-    if (static_cast<uint64_t>(paddleTypeCode(dtype)) == code)
+    if (getPaddleType(dtype) == code)
       return dtype;
   return std::nullopt;
 }
@@ -49,23 +98,13 @@ template <typename T> static void appendInteger(std::string &out, T value) {
         (static_cast<std::make_unsigned_t<T>>(value) >> (8 * i)) & 0xFF));
 }
 
-static void appendVarint(std::string &out, uint64_t value) {
-  while (value >= 0x80) {
-    out.push_back(static_cast<char>((value & 0x7F) | 0x80));
-    value >>= 7;
-  }
-  out.push_back(static_cast<char>(value));
-}
-
 std::string openks::runtime::encodeTensorFile(const Tensor &tensor,
                                               const LoD &lod) {
-  std::string desc;
-  appendVarint(desc, kDataTypeField << 3 | kVarint);
-  appendVarint(desc, static_cast<uint64_t>(paddleTypeCode(tensor.dtype())));
-  for (int64_t dim : tensor.shape()) {
-    appendVarint(desc, kDimsField << 3 | kVarint);
-    appendVarint(desc, static_cast<uint64_t>(dim));
-  }
+  proto::VarType::TensorDesc descMessage;
+  descMessage.set_data_type(getPaddleType(tensor.dtype()));
+  for (int64_t dim : tensor.shape())
+    descMessage.add_dims(dim);
+  std::string desc = descMessage.SerializeAsString();
   size_t dataBytes = tensor.numel() * dtypeSize(tensor.dtype());
   std::string out;
   out.reserve(32 + desc.size() + dataBytes);
@@ -148,22 +187,30 @@ private:
 
 } // namespace
 
-/// Parses a TensorDesc into its element type and dims.
-static Status parseDesc(std::string_view desc, const std::string &file,
-                        std::optional<uint64_t> &type,
-                        std::vector<int64_t> &dims) {
+/// Walks the wire format of a TensorDesc before protobuf parses it: fails
+/// naming the first defect, a field no desc may have, more than kMaxRank
+/// dims or a data type Paddle does not have. See the file comment.
+static Status checkDesc(std::string_view desc, const std::string &file) {
   Reader reader(desc, file);
+  size_t dims = 0;
+  std::optional<uint64_t> unknownType;
   while (reader.left() > 0) {
     uint64_t key = 0;
     OPENKS_RETURN_IF_ERROR(reader.readVarint(key, "the tensor desc"));
     uint64_t field = key >> 3, wireType = key & 7, value = 0;
     std::string_view skipped;
+    if (field == 0 || field > kMaxFieldNumber)
+      return reader.damaged("the tensor desc has an invalid tag {}", key);
     if (field == kDataTypeField && wireType == kVarint) {
       OPENKS_RETURN_IF_ERROR(reader.readVarint(value, "the data type"));
-      type = value;
+      // Enums are int32 on the wire, negative ones sign-extended to 64
+      // bits, so a code outside [0, 2^31) is none of Paddle's.
+      if (value > uint64_t(INT32_MAX) ||
+          !proto::VarType::Type_IsValid(static_cast<int>(value)))
+        unknownType = value;
     } else if (field == kDimsField && wireType == kVarint) {
       OPENKS_RETURN_IF_ERROR(reader.readVarint(value, "the dims"));
-      dims.push_back(static_cast<int64_t>(value));
+      ++dims;
     } else if (field == kDimsField && wireType == kLengthDelimited) {
       OPENKS_RETURN_IF_ERROR(reader.readVarint(value, "the packed dims"));
       std::string_view packed;
@@ -171,7 +218,7 @@ static Status parseDesc(std::string_view desc, const std::string &file,
       Reader dimsReader(packed, file);
       while (dimsReader.left() > 0) {
         OPENKS_RETURN_IF_ERROR(dimsReader.readVarint(value, "the dims"));
-        dims.push_back(static_cast<int64_t>(value));
+        ++dims;
       }
     } else if (wireType == kVarint) {
       OPENKS_RETURN_IF_ERROR(reader.readVarint(value, "an unknown field"));
@@ -185,10 +232,14 @@ static Status parseDesc(std::string_view desc, const std::string &file,
       return reader.damaged("the tensor desc has wire type {} (field {})",
                             wireType, field);
     }
-    if (dims.size() > static_cast<size_t>(Shape::kMaxRank))
+    if (dims > static_cast<size_t>(Shape::kMaxRank))
       return reader.damaged("the tensor desc has more than {} dims",
                             Shape::kMaxRank);
   }
+  if (unknownType)
+    return reader.damaged("data type {} is none of FP32 (5), FP64 (6) and "
+                          "INT64 (3)",
+                          *unknownType);
   return Status::ok();
 }
 
@@ -229,16 +280,22 @@ openks::runtime::decodeTensorFile(std::string_view bytes,
     return reader.damaged("a tensor desc of {} bytes", descSize);
   std::string_view desc;
   OPENKS_RETURN_IF_ERROR(reader.take(descSize, desc, "the tensor desc"));
-  std::optional<uint64_t> type;
-  std::vector<int64_t> dims;
-  OPENKS_RETURN_IF_ERROR(parseDesc(desc, file, type, dims));
-  if (!type)
+  OPENKS_RETURN_IF_ERROR(checkDesc(desc, file));
+  // Partial: a desc without its required data type gets its own message.
+  proto::VarType::TensorDesc descMessage;
+  if (!descMessage.ParsePartialFromArray(desc.data(),
+                                         static_cast<int>(desc.size())))
+    return reader.damaged("the tensor desc does not parse as a "
+                          "VarType.TensorDesc");
+  if (!descMessage.has_data_type())
     return reader.damaged("the tensor desc has no data type");
-  std::optional<DType> dtype = getDType(*type);
+  std::optional<DType> dtype = getDType(descMessage.data_type());
   if (!dtype)
     return reader.damaged("data type {} is none of FP32 (5), FP64 (6) and "
                           "INT64 (3)",
-                          *type);
+                          static_cast<int>(descMessage.data_type()));
+  std::vector<int64_t> dims(descMessage.dims().begin(),
+                            descMessage.dims().end());
   int64_t numel = 1;
   for (int64_t dim : dims) {
     if (dim < 0 || (dim > 0 && numel > kMaxTensorElements / dim))

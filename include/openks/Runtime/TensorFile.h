@@ -16,11 +16,12 @@
 //          field 1 data_type (varint), field 2 dims (repeated int64 varints)
 //   the elements, row-major, numel x element size bytes
 //
-// The TensorDesc is encoded and decoded here by hand (it is two fields), so
-// the runtime needs no protobuf. Written descs put each dim in its own field
-// as proto2 C++ does; read descs may also pack them, and unknown fields are
-// skipped as protobuf parsers do. Element types: FP32 (5), FP64 (6) and
-// INT64 (3).
+// The TensorDesc goes through protoc's class for it (lib/Runtime/
+// TensorDesc.proto); the framing around it is read and written by hand, as
+// it is not protobuf (TensorFile.cpp says what a desc may hold). Written
+// descs put each dim in its own field as proto2 C++ does; read descs may
+// also pack them, and unknown fields are skipped as protobuf parsers do.
+// Element types: FP32 (5), FP64 (6) and INT64 (3).
 //
 //===----------------------------------------------------------------------===//
 

@@ -149,4 +149,138 @@ TEST(TensorFileTest, RefusesDamage) {
   expectRefused(noType, "no data type");
 }
 
+/// The image of a tensor file without LoD holding `desc` and `data`.
+std::string descImage(const std::string &desc, const std::string &data) {
+  std::string image(16, '\0'); // version, no LoD, tensor version
+  for (int i = 0; i < 4; ++i)
+    image.push_back(static_cast<char>((desc.size() >> (8 * i)) & 0xFF));
+  return image + desc + data;
+}
+
+TEST(TensorFileTest, WritesPaddlesTensorDescBytes) {
+  // The desc protobuf writes for VarType.TensorDesc{FP32, [2, 3]}: the
+  // type, then each dim in its own field.
+  Tensor f32(DType::F32, Shape{2, 3});
+  EXPECT_EQ(encodeTensorFile(f32), descImage(bytes({0x08, 5, 0x10, 2, 0x10, 3}),
+                                             std::string(24, '\0')));
+  // Dims of more than seven bits take more varint bytes; a zero dim is
+  // written, not left out.
+  Tensor f64(DType::F64, Shape{300, 0, 128});
+  EXPECT_EQ(encodeTensorFile(f64), descImage(bytes({0x08, 6, 0x10, 0xAC, 0x02,
+                                                    0x10, 0, 0x10, 0x80, 0x01}),
+                                             ""));
+  Tensor i64(DType::I64, Shape{1});
+  i64.data<int64_t>()[0] = 7;
+  EXPECT_EQ(encodeTensorFile(i64), descImage(bytes({0x08, 3, 0x10, 1}),
+                                             bytes({7, 0, 0, 0, 0, 0, 0, 0})));
+}
+
+TEST(TensorFileTest, SkipsUnknownFieldsOfEveryWireType) {
+  // clang-format off
+  std::string desc = bytes({0x38, 0x96, 0x01,                  // 7: varint
+                            0x41, 1, 2, 3, 4, 5, 6, 7, 8,      // 8: fixed64
+                            0x4A, 2, 'a', 'b',                 // 9: bytes
+                            0x55, 1, 2, 3, 4,                  // 10: fixed32
+                            0x0A, 0,                           // 1 as bytes
+                            0x08, 5, 0x10, 1});                // FP32 [1]
+  // clang-format on
+  StatusOr<TensorFileContents> read =
+      decodeTensorFile(descImage(desc, bytes({0, 0, 0x80, 0x3F})), "u");
+  ASSERT_TRUE(read.isOk()) << read.status().message();
+  EXPECT_EQ(read->tensor.dtype(), DType::F32);
+  EXPECT_EQ(read->tensor.shape(), (Shape{1}));
+  EXPECT_EQ(read->tensor.data<float>()[0], 1.0f);
+}
+
+TEST(TensorFileTest, TakesTheLastDataType) {
+  // FP16, then FP32: the last counts, as in protobuf.
+  StatusOr<TensorFileContents> read = decodeTensorFile(
+      descImage(bytes({0x08, 4, 0x08, 5}), bytes({0, 0, 0x80, 0x3F})), "t");
+  ASSERT_TRUE(read.isOk()) << read.status().message();
+  EXPECT_EQ(read->tensor.dtype(), DType::F32);
+  EXPECT_EQ(read->tensor.rank(), 0);
+}
+
+TEST(TensorFileTest, RefusesTypeCodesTheRuntimeDoesNotHave) {
+  const std::string none = " is none of FP32 (5), FP64 (6) and INT64 (3)";
+  // FP16 and BOOL: Paddle's, not the runtime's.
+  expectRefused(descImage(bytes({0x08, 4}), ""), "data type 4" + none);
+  expectRefused(descImage(bytes({0x08, 0}), ""), "data type 0" + none);
+  // Not Paddle's: 99, 5 + 2^32 (protobuf would cut it to 5) and -1.
+  expectRefused(descImage(bytes({0x08, 99}), ""), "data type 99" + none);
+  expectRefused(descImage(bytes({0x08, 0x85, 0x80, 0x80, 0x80, 0x10}), ""),
+                "data type 4294967301" + none);
+  expectRefused(descImage(bytes({0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                 0xFF, 0xFF, 0x01}),
+                          ""),
+                "data type 18446744073709551615" + none);
+  // An unknown code is refused wherever it comes.
+  expectRefused(descImage(bytes({0x08, 5, 0x08, 99}), ""),
+                "data type 99" + none);
+  expectRefused(descImage(bytes({0x08, 99, 0x08, 5}), bytes({0, 0, 0, 0})),
+                "data type 99" + none);
+}
+
+TEST(TensorFileTest, RefusesMoreDimsThanTheRuntimeHolds) {
+  const std::string tooMany = "the tensor desc has more than " +
+                              std::to_string(Shape::kMaxRank) + " dims";
+  std::string unpacked = bytes({0x08, 5});
+  std::string packed = bytes({0x08, 5, 0x12, Shape::kMaxRank + 1});
+  for (int i = 0; i <= Shape::kMaxRank; ++i) {
+    unpacked += bytes({0x10, 1});
+    packed += bytes({1});
+  }
+  expectRefused(descImage(unpacked, bytes({0, 0, 0, 0})), tooMany);
+  expectRefused(descImage(packed, bytes({0, 0, 0, 0})), tooMany);
+}
+
+TEST(TensorFileTest, RefusesMalformedDescs) {
+  // Groups and wire types 6 and 7 are no field's.
+  expectRefused(descImage(bytes({0x08, 5, 0x1B, 0x1C}), ""),
+                "the tensor desc has wire type 3 (field 3)");
+  expectRefused(descImage(bytes({0x08, 5, 0x1C}), ""),
+                "the tensor desc has wire type 4 (field 3)");
+  expectRefused(descImage(bytes({0x08, 5, 0x3F, 0}), ""),
+                "the tensor desc has wire type 7 (field 7)");
+  // Field numbers 0 and 2^29.
+  expectRefused(descImage(bytes({0x00, 0, 0x08, 5}), ""),
+                "the tensor desc has an invalid tag 0");
+  expectRefused(
+      descImage(bytes({0x80, 0x80, 0x80, 0x80, 0x10, 0, 0x08, 5}), ""),
+      "the tensor desc has an invalid tag 4294967296");
+  // Varints that do not end within 10 bytes or within the desc.
+  expectRefused(descImage(bytes({0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                 0xFF, 0xFF, 0xFF, 0x01}),
+                          ""),
+                "the data type is a varint longer than 10 bytes");
+  expectRefused(descImage(bytes({0x08, 5, 0x10}), ""),
+                "truncated: the file ends at byte 3 in the dims");
+  expectRefused(descImage(bytes({0x08, 5, 0x12, 3, 1, 1}), ""),
+                "truncated: the file ends at byte 6 in the packed dims");
+  expectRefused(descImage(bytes({0x08, 5, 0x12, 2, 1, 0x81}), ""),
+                "truncated: the file ends at byte 2 in the dims");
+  expectRefused(descImage(bytes({0x08, 5, 0x41, 1, 2}), ""),
+                "truncated: the file ends at byte 5 in an unknown field");
+  // The required data type missing, dims alone.
+  expectRefused(descImage(bytes({0x10, 1}), bytes({0, 0, 0, 0})),
+                "the tensor desc has no data type");
+}
+
+TEST(TensorFileTest, RefusesWhatItCannotHold) {
+  std::string levels = f32Image();
+  levels[4] = 65;
+  expectRefused(levels, "65 LoD levels, at most 64 are supported");
+  std::string hugeDesc = f32Image();
+  hugeDesc[40] = 0x01; // 4097 bytes
+  hugeDesc[41] = 0x10;
+  expectRefused(hugeDesc, "a tensor desc of 4097 bytes");
+  // 2^40 x 2^40 elements overflow the element count.
+  expectRefused(
+      descImage(bytes({0x08, 5, 0x10, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20, 0x10,
+                       0x80, 0x80, 0x80, 0x80, 0x80, 0x20}),
+                ""),
+      "the shape [1099511627776, 1099511627776] is not one the "
+      "runtime can hold");
+}
+
 } // namespace
