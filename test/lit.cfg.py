@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # -*- Python -*-
 # lit configuration of the OpenKS regression tests.
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- bench-grpc.sh - Jobs across processes as ratios to direct baselines -===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Builds utils/bench/GrpcBench.cpp, openks-run and openks-launch, and prints
 # figures of one run of this script, each as a ratio of two measurements
 # taken in it:

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- bench-kernels.sh - Kernel speed as ratios to direct baselines ------===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Builds and runs utils/bench/KernelsBench.cpp, then prints, per shape, the
 # median speed of our kernel divided by the median speed of its baseline
 # measured in the same run: matmul vs a direct Eigen GEMM, SGD vs a plain

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- bench-runtime.sh - PS runtime speed as ratios to direct baselines ---===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Builds and runs utils/bench/RuntimeBench.cpp once, repetitions randomly
 # interleaved, and prints the medians of 5 repetitions (15 for training):
 #   transport: pushes of one block through the in-process transport to an

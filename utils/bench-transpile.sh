@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- bench-transpile.sh - Pipeline time against parse + print -----------===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Generates forward-only programs from 1k to 1M ops (100 to 100k
 # parameters) with utils/bench/gen-program.py and, for each, takes from
 # openks-opt's --mlir-timing report in the same run:

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- build.sh - Configure and build OpenKS ------------------------------===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Usage: utils/build.sh [ninja targets...]
 #
 # Installs missing packages, configures the build directory (OPENKS_BUILD_DIR,

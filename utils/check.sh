@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- check.sh - Build OpenKS and run every test -------------------------===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Installs what is missing, builds everything, runs the lit regression tests
 # and the GoogleTest unit tests through lit, prints lit's summary and, as the
 # last line, "N passed, N failed". Exits non-zero if any test failed.

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- fuzz.sh - Build and run the libFuzzer targets -----------------------===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Usage: utils/fuzz.sh [SECONDS] [TARGET...]
 #
 # Builds the libFuzzer targets of utils/fuzz with clang-22 under AddressSanitizer

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- install-deps.sh - Install the Debian 12 packages OpenKS needs -------===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Installs, with apt-get, whatever of the packages below is missing. Prints
 # nothing and touches nothing when all are present. Run as root (or with
 # sudo available).

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 #===- quickstart.sh - Build OpenKS and run the main job ------------------===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # Installs what is missing, builds into build/, then runs the main job on the
 # bundled example: minimize the forward-only MLP of docs/examples/mlp.mlir
 # (backward pass and SGD), transpile it for 2 parameter servers and 2

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks that the committed reference pages are the ones the build generates.
 
 GENERATED is the build's docs folder: the pages add_mlir_doc writes and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks that a guide's table of CMake targets names the installed ones.
 
 The table is every Markdown table row whose first cell is a target in

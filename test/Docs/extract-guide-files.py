@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the files a Markdown guide shows into a folder.
 
 A file is a fenced block whose preceding paragraph is just its relative path

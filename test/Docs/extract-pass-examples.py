@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs the before/after example of every pass in Passes.td.
 
 Each pass's `description` must hold an example, in this form:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks fleet-train.test's figures: the trainers' losses fell, and their
 last losses average to the final loss of single-process training."""
 import re

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Collects the complete IR examples of the Markdown docs into one file.
 
 A fenced ```mlir block counts as complete when its first line that is not a

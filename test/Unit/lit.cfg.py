@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # -*- Python -*-
 # lit configuration of the OpenKS GoogleTest unit tests: every test case of
 # every *Tests executable in this build directory is one lit test.

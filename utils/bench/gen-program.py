@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes a forward-only train program of about OPS ops and PARAMS parameters.
 
 The program is a chain of PARAMS layers: each reads its own 8x8 parameter,

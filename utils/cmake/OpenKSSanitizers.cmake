@@ -1,5 +1,9 @@
 #===- OpenKSSanitizers.cmake - -DOPENKS_SANITIZE support -------------------===#
 #
+# Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
 # OPENKS_SANITIZE is a list: "address;undefined" or "thread". The flags apply
 # to everything this project compiles and links; Debian's MLIR libraries stay
 # uninstrumented, which both sanitizers tolerate.

@@ -1,5 +1,9 @@
 //===- RuntimeTesting.h - Helpers for runtime unit tests --------*- C++ -*-===//
 //
+// Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Part of the OpenKS project.
 //
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,8 @@
 //===- TrainGradients.cpp - Gradient rules of the forward ops -------------===//
 //
-// Part of the OpenKS Fleet compiler.
+// Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

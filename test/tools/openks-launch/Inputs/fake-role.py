@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # A fake role for the openks-launch tests: what it does depends on its role,
 # which it reads from the environment as a real role would.
 #

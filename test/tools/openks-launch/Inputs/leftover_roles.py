@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Finds the fake roles of one test that are still running, and kills them,
 # so that no test leaves a process behind, whatever went wrong.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs openks-launch for a test, bounded in time, and prints its output
 # followed by how it ended and which of the test's roles are left (and kills
 # those), whatever happens.

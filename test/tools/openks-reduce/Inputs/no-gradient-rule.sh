@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Interestingness test for no-gradient-rule.mlir: a variant is interesting
 # when openks-append-backward still fails on it because an op on the loss
 # path has no gradient rule. openks-reduce runs it as

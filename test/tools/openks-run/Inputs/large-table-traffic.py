@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Checks the per-step bytes of a trainer of the 2 x 2 ctr_large job (the
 # mean over the two trainers): the 128 x 1 weight and the bias (516 bytes)
 # each way, and rows of 8 id bytes and 16 f32 values of the table, at most

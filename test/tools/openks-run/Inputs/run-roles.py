@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs a job as one openks-run process per role on free loopback ports, for
 # a test, bounded in time, and reports how each process ended; whatever
 # happens, no process of the job is left running.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The independent reference of upstream-ops.test, in plain Python.
 
 `upstream-linreg.py data FILE` writes 64 rows "x1,x2,x3,y,0" (a noisy
