@@ -285,9 +285,7 @@ Status kernels::zeros(const Shape &shape,
         shape.str(), dynamicSizes.size());
   // A size from the data is checked against what the plan sized the
   // buffer for, before anything is allocated.
-  std::optional<int64_t> numel = 1;
-  for (int64_t size : resolved)
-    numel = numel ? checkedMul(*numel, size) : std::nullopt;
+  std::optional<int64_t> numel = boundedProduct(resolved);
   if (!numel || *numel > out.capacity())
     return Status::invalidArgument(
         "empty: shape {} holds more than the {} elements planned for it",

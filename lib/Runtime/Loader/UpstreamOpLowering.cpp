@@ -47,14 +47,17 @@ static bool isRunnableType(Type type) {
 }
 
 /// Reports on `op` the first operand or result of a type the runtime has no
-/// values of.
+/// values of (a memref among them: ops on buffers end here).
 static LogicalResult checkRunnableTypes(Operation *op) {
-  for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
-                                      llvm::to_vector(op->getResultTypes())))
-    if (!isRunnableType(type))
-      return op->emitOpError("cannot be run: the runtime has no values of ")
-             << type;
-  return success();
+  auto check = [&](TypeRange types) -> LogicalResult {
+    for (Type type : types)
+      if (!isRunnableType(type))
+        return op->emitOpError("cannot be run: the runtime has no values of ")
+               << type;
+    return success();
+  };
+  return failure(failed(check(op->getOperandTypes())) ||
+                 failed(check(op->getResultTypes())));
 }
 
 /// Returns the tensor of an arith.constant's value, if the runtime has one.
@@ -121,6 +124,10 @@ std::optional<LogicalResult> PlanLowering::lowerUpstreamOp(Operation *op) {
     return call(op, kernel, in(op->getOperand(0)), in(op->getOperand(1)),
                 out(op->getResult(0)));
   };
+  // A linalg op's result starts from its init: result += init.
+  auto addInit = [&](Out result, Value init) {
+    return call(op, kernels::add, In{result.slot}, in(init), result);
+  };
   return llvm::TypeSwitch<Operation *, std::optional<LogicalResult>>(op)
       .Case([&](arith::ConstantOp constant) -> LogicalResult {
         FailureOr<Tensor> value = getConstantTensor(constant);
@@ -156,31 +163,23 @@ std::optional<LogicalResult> PlanLowering::lowerUpstreamOp(Operation *op) {
         return call(op, kernels::zeros, getShape(empty.getType()),
                     in(empty.getDynamicSizes()), out(empty.getResult()));
       })
-      // Linalg named ops on tensors: each result starts from its init.
-      .Case([&](linalg::FillOp fill) -> LogicalResult {
-        if (fill->getNumResults() != 1)
-          return fill.emitOpError("cannot be run: the runtime runs it on "
-                                  "tensors only");
+      // Linalg named ops on tensors (checkRunnableTypes refused memrefs).
+      .Case([&](linalg::FillOp fill) {
         return call(op, kernels::fillLike, in(fill.getInputs()[0]),
                     in(fill.getOutputs()[0]), out(fill->getResult(0)));
       })
       .Case([&](linalg::MatmulOp matmul) -> LogicalResult {
-        if (matmul->getNumResults() != 1 || matmul.hasUserDefinedMaps())
-          return matmul.emitOpError(
-              "cannot be run: the runtime runs it on tensors, with the "
-              "default indexing maps only");
+        if (matmul.hasUserDefinedMaps())
+          return matmul.emitOpError("cannot be run: the runtime runs it with "
+                                    "the default indexing maps only");
         // result = init + A x B.
         Out result = out(matmul->getResult(0));
         if (failed(call(op, kernels::matmul, in(matmul.getInputs()[0]),
                         in(matmul.getInputs()[1]), result)))
           return failure();
-        return call(op, kernels::add, In{result.slot},
-                    in(matmul.getOutputs()[0]), result);
+        return addInit(result, matmul.getOutputs()[0]);
       })
-      .Case([&](linalg::TransposeOp transpose) -> LogicalResult {
-        if (transpose->getNumResults() != 1)
-          return transpose.emitOpError("cannot be run: the runtime runs it "
-                                       "on tensors only");
+      .Case([&](linalg::TransposeOp transpose) {
         ArrayRef<int64_t> permutation = transpose.getPermutation();
         return call(
             op, kernels::transpose, in(transpose.getInput()),
@@ -199,8 +198,7 @@ std::optional<LogicalResult> PlanLowering::lowerUpstreamOp(Operation *op) {
         if (failed(call(op, kernels::reduceSum, in(reduce.getInputs()[0]), dims,
                         /*keepDims=*/false, result)))
           return failure();
-        return call(op, kernels::add, In{result.slot}, in(reduce.getInits()[0]),
-                    result);
+        return addInit(result, reduce.getInits()[0]);
       })
       .Default([](Operation *) -> std::optional<LogicalResult> {
         return std::nullopt;
