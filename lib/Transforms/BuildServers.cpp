@@ -317,11 +317,13 @@ struct BuildServersPass
     : public openks::impl::BuildServersPassBase<BuildServersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkStage(module, getArgument(), TranspileStage::Dispatched,
+    SmallVector<OptimizerUse> optimizers = findOptimizers(module);
+    if (failed(checkStage(module, optimizers, getArgument(),
+                          TranspileStage::Dispatched,
                           TranspileStage::Dispatched)))
       return signalPassFailure();
     FailureOr<SmallVector<ParamUpdate>> updates =
-        getParamUpdates(module, getArgument());
+        getParamUpdates(optimizers, getArgument());
     if (failed(updates) || failed(ServerBuilder(module, getJob(module))
                                       .build(*updates, getArgument())))
       return signalPassFailure();

@@ -29,12 +29,13 @@ struct DispatchPass : public openks::impl::DispatchPassBase<DispatchPass> {
     ModuleOp module = getOperation();
     // Dispatching again places the blocks where they are; once the servers
     // hold them it would move them behind their backs.
-    if (failed(checkStage(module, getArgument(), TranspileStage::Sliced,
-                          TranspileStage::Dispatched)))
+    SmallVector<OptimizerUse> optimizers = findOptimizers(module);
+    if (failed(checkStage(module, optimizers, getArgument(),
+                          TranspileStage::Sliced, TranspileStage::Dispatched)))
       return signalPassFailure();
     ps::JobAttr job = getJob(module);
     FailureOr<SmallVector<train::ParamOp>> params =
-        getOptimizedParameters(module);
+        getOptimizedParameters(optimizers);
     if (failed(params))
       return signalPassFailure();
 

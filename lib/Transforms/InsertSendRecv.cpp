@@ -574,7 +574,7 @@ struct InsertSendRecvPass
     FailureOr<SmallVector<ps::ServerOp>> servers =
         getServers(module, job, getArgument());
     FailureOr<SmallVector<ParamUpdate>> updates =
-        getParamUpdates(module, getArgument());
+        getParamUpdates(findOptimizers(module), getArgument());
     if (failed(servers) || failed(updates))
       return signalPassFailure();
 

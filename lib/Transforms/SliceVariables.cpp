@@ -29,12 +29,14 @@ struct SliceVariablesPass
     ModuleOp module = getOperation();
     // Slicing again computes the same blocks; once the servers hold them it
     // would cut them anew behind their backs.
-    if (failed(checkStage(module, getArgument(), TranspileStage::Configured,
+    SmallVector<OptimizerUse> optimizers = findOptimizers(module);
+    if (failed(checkStage(module, optimizers, getArgument(),
+                          TranspileStage::Configured,
                           TranspileStage::Dispatched)))
       return signalPassFailure();
     ps::JobAttr job = getJob(module);
     FailureOr<SmallVector<train::ParamOp>> params =
-        getOptimizedParameters(module);
+        getOptimizedParameters(optimizers);
     if (failed(params))
       return signalPassFailure();
 

@@ -15,18 +15,22 @@
 using namespace mlir;
 using namespace openks;
 
-/// An optimizer op of a training step (not of a server's update region) and
-/// the parameter it updates, null when that is not a train.param.
-using OptimizerUse = std::pair<train::OptimizerOpInterface, train::ParamOp>;
-
-/// Returns the optimizer ops of `module`'s training steps in program order.
-static SmallVector<OptimizerUse> findOptimizers(ModuleOp module) {
+SmallVector<OptimizerUse> openks::findOptimizers(ModuleOp module) {
   SymbolTableCollection symbols;
   SmallVector<OptimizerUse> uses;
+  // The ops of one block share their nearest symbol table.
+  Block *block = nullptr;
+  Operation *table = nullptr;
   module.walk([&](train::StepOp step) {
     step.walk([&](train::OptimizerOpInterface op) {
-      uses.push_back({op, symbols.lookupNearestSymbolFrom<train::ParamOp>(
-                              op, op.getParamAttr())});
+      if (op->getBlock() != block) {
+        block = op->getBlock();
+        table = SymbolTable::getNearestSymbolTable(op);
+      }
+      Operation *param = table ? symbols.getSymbolTable(table).lookup(
+                                     op.getParamAttr().getAttr())
+                               : nullptr;
+      uses.push_back({op, dyn_cast_or_null<train::ParamOp>(param)});
     });
   });
   return uses;
@@ -36,10 +40,10 @@ static SmallVector<OptimizerUse> findOptimizers(ModuleOp module) {
 /// parameter it updates. Reports an update of something that is not a
 /// train.param.
 static LogicalResult forEachOptimizer(
-    ModuleOp module,
+    ArrayRef<OptimizerUse> optimizers,
     function_ref<LogicalResult(train::OptimizerOpInterface, train::ParamOp)>
         fn) {
-  for (auto [op, param] : findOptimizers(module)) {
+  for (auto [op, param] : optimizers) {
     if (!param)
       return op->emitOpError("updates ")
              << op.getParamAttr() << ", which is not a train.param";
@@ -51,7 +55,9 @@ static LogicalResult forEachOptimizer(
 
 namespace {
 
-/// The stage of a module and the op that shows it, for diagnostics.
+/// The stage of a module and the op that shows it, for diagnostics; null
+/// for the module's first step (or the module itself when it has none),
+/// which is only looked for when a diagnostic needs it.
 struct StageWitness {
   TranspileStage stage = TranspileStage::Forward;
   Operation *op = nullptr;
@@ -59,8 +65,11 @@ struct StageWitness {
 
 } // namespace
 
-/// Returns how far `module` has come, and on which op to say so.
-static StageWitness getStage(ModuleOp module) {
+/// Returns how far `module` has come, and on which op to say so. Calls
+/// `getOptimizers` only when the module has no servers yet.
+static StageWitness
+getStage(ModuleOp module,
+         function_ref<ArrayRef<OptimizerUse>()> getOptimizers) {
   for (Operation &op : *module.getBody())
     if (isa<ps::WorkerOp>(op))
       return {TranspileStage::Transpiled, &op};
@@ -68,14 +77,10 @@ static StageWitness getStage(ModuleOp module) {
     if (isa<ps::ServerOp>(op))
       return {TranspileStage::ServersBuilt, &op};
 
-  // The parameters optimizer ops update, and a step to point at.
-  StageWitness witness{TranspileStage::Forward, module};
-  module.walk([&](train::StepOp step) {
-    witness.op = step;
-    return WalkResult::interrupt();
-  });
+  // The parameters optimizer ops update.
+  StageWitness witness{TranspileStage::Forward, nullptr};
   SmallVector<train::ParamOp> params;
-  for (auto [op, param] : findOptimizers(module))
+  for (auto [op, param] : getOptimizers())
     if (param)
       params.push_back(param);
   if (params.empty())
@@ -94,6 +99,19 @@ static StageWitness getStage(ModuleOp module) {
                         : TranspileStage::Dispatched;
   }
   return witness;
+}
+
+/// Returns the op a diagnostic about `module`'s stage points at: the
+/// witness, or else the module's first step, or else the module.
+static Operation *getWitnessOp(ModuleOp module, const StageWitness &witness) {
+  if (witness.op)
+    return witness.op;
+  Operation *op = module;
+  module.walk([&](train::StepOp step) {
+    op = step;
+    return WalkResult::interrupt();
+  });
+  return op;
 }
 
 /// Returns what a module at `stage` lacks to reach the next stage, and the
@@ -138,20 +156,24 @@ static StringRef describeStage(TranspileStage stage) {
   llvm_unreachable("unknown stage");
 }
 
-LogicalResult openks::checkStage(ModuleOp module, StringRef pass,
-                                 TranspileStage first, TranspileStage last) {
-  StageWitness witness = getStage(module);
+/// Checks the stage of `module` as checkStage does; `getOptimizers` is
+/// called at most once.
+static LogicalResult
+checkStageImpl(ModuleOp module,
+               function_ref<ArrayRef<OptimizerUse>()> getOptimizers,
+               StringRef pass, TranspileStage first, TranspileStage last) {
+  StageWitness witness = getStage(module, getOptimizers);
   if (witness.stage < first) {
     auto [lack, next] = getNextStep(witness.stage);
+    Operation *op = getWitnessOp(module, witness);
     // The witness may be a large program or step: no op text in the error.
-    return emitError(witness.op->getLoc())
-           << pass << ": the "
-           << (isa<ModuleOp>(witness.op) ? "module" : "program") << " " << lack
-           << "; run " << next << " first";
+    return emitError(op->getLoc())
+           << pass << ": the " << (isa<ModuleOp>(op) ? "module" : "program")
+           << " " << lack << "; run " << next << " first";
   }
   if (witness.stage > last) {
     StringRef next = getNextStep(last).second;
-    InFlightDiagnostic diag = emitError(witness.op->getLoc())
+    InFlightDiagnostic diag = emitError(getWitnessOp(module, witness)->getLoc())
                               << pass << ": the module is already "
                               << describeStage(witness.stage) << "; ";
     if (next == pass)
@@ -161,15 +183,35 @@ LogicalResult openks::checkStage(ModuleOp module, StringRef pass,
   return success();
 }
 
+LogicalResult openks::checkStage(ModuleOp module, StringRef pass,
+                                 TranspileStage first, TranspileStage last) {
+  SmallVector<OptimizerUse> optimizers;
+  return checkStageImpl(
+      module,
+      [&]() -> ArrayRef<OptimizerUse> {
+        optimizers = findOptimizers(module);
+        return optimizers;
+      },
+      pass, first, last);
+}
+
+LogicalResult openks::checkStage(ModuleOp module,
+                                 ArrayRef<OptimizerUse> optimizers,
+                                 StringRef pass, TranspileStage first,
+                                 TranspileStage last) {
+  return checkStageImpl(
+      module, [&]() { return optimizers; }, pass, first, last);
+}
+
 ps::JobAttr openks::getJob(ModuleOp module) {
   return module->getAttrOfType<ps::JobAttr>(ps::JobAttr::kAttrName);
 }
 
 FailureOr<SmallVector<train::ParamOp>>
-openks::getOptimizedParameters(ModuleOp module) {
+openks::getOptimizedParameters(ArrayRef<OptimizerUse> optimizers) {
   llvm::SetVector<Operation *> params;
   if (failed(forEachOptimizer(
-          module, [&](train::OptimizerOpInterface, train::ParamOp param) {
+          optimizers, [&](train::OptimizerOpInterface, train::ParamOp param) {
             params.insert(param);
             return success();
           })))
@@ -265,11 +307,11 @@ static LogicalResult collectUpdate(ParamUpdate &update) {
   return success();
 }
 
-FailureOr<SmallVector<ParamUpdate>> openks::getParamUpdates(ModuleOp module,
-                                                            StringRef pass) {
+FailureOr<SmallVector<ParamUpdate>>
+openks::getParamUpdates(ArrayRef<OptimizerUse> optimizers, StringRef pass) {
   SmallVector<ParamUpdate> updates;
   llvm::DenseSet<Operation *> seen;
-  if (failed(forEachOptimizer(module,
+  if (failed(forEachOptimizer(optimizers,
                               [&](train::OptimizerOpInterface op,
                                   train::ParamOp param) -> LogicalResult {
                                 if (!seen.insert(param).second)

@@ -41,11 +41,27 @@ enum class TranspileStage {
   Transpiled,
 };
 
+/// An optimizer op of a training step (not of a server's update region) and
+/// the parameter it updates, null when that is not a train.param.
+using OptimizerUse = std::pair<train::OptimizerOpInterface, train::ParamOp>;
+
+/// Returns the optimizer ops of `module`'s training steps in program order.
+/// It walks the whole module: a pass that needs them more than once finds
+/// them once and passes them on.
+llvm::SmallVector<OptimizerUse> findOptimizers(mlir::ModuleOp module);
+
 /// Checks that `module` is at a stage in [`first`, `last`], the stages
 /// `pass` runs on. Otherwise reports, on the op that shows the module's
 /// stage, which pass must run first or that the module is past `last`.
 mlir::LogicalResult checkStage(mlir::ModuleOp module, llvm::StringRef pass,
                                TranspileStage first, TranspileStage last);
+
+/// Checks the stage of `module` as above, given its optimizer ops
+/// (findOptimizers).
+mlir::LogicalResult checkStage(mlir::ModuleOp module,
+                               llvm::ArrayRef<OptimizerUse> optimizers,
+                               llvm::StringRef pass, TranspileStage first,
+                               TranspileStage last);
 
 /// Returns the module's `ps.job`; checkStage has made sure it exists.
 ps::JobAttr getJob(mlir::ModuleOp module);
@@ -53,8 +69,9 @@ ps::JobAttr getJob(mlir::ModuleOp module);
 /// Returns the parameters that optimizer ops update, in the order of their
 /// first update (parameter-name order after openks-append-optimizer).
 /// Reports an optimizer op that updates something else than a train.param.
+/// `optimizers` are the module's optimizer ops (findOptimizers).
 mlir::FailureOr<llvm::SmallVector<train::ParamOp>>
-getOptimizedParameters(mlir::ModuleOp module);
+getOptimizedParameters(llvm::ArrayRef<OptimizerUse> optimizers);
 
 /// Returns `type` with `rows` rows: the type of a row block of a parameter
 /// (a rank-0 parameter is its own block).
@@ -94,9 +111,10 @@ struct ParamUpdate {
 
 /// Returns the update of every optimized parameter, in optimizer-op order.
 /// Reports a parameter updated twice and an update that depends on anything
-/// but one gradient and optimize- or lr_schedule-role ops.
+/// but one gradient and optimize- or lr_schedule-role ops. `optimizers` are
+/// the module's optimizer ops (findOptimizers).
 mlir::FailureOr<llvm::SmallVector<ParamUpdate>>
-getParamUpdates(mlir::ModuleOp module, llvm::StringRef pass);
+getParamUpdates(llvm::ArrayRef<OptimizerUse> optimizers, llvm::StringRef pass);
 
 } // namespace openks
 
