@@ -186,6 +186,56 @@ void WorkerBuilder::insertSends() {
   }
 }
 
+/// Adds to `roots` the root of each symbol reference that `attr` holds
+/// (itself, or nested in it); `memo` keeps those of each attribute walked.
+static void
+addSymbolRoots(Attribute attr, llvm::DenseSet<Attribute> &roots,
+               llvm::DenseMap<Attribute, SmallVector<Attribute, 1>> &memo) {
+  if (auto symbol = dyn_cast<SymbolRefAttr>(attr)) {
+    roots.insert(symbol.getRootReference());
+    return;
+  }
+  auto [it, inserted] = memo.try_emplace(attr);
+  if (inserted)
+    attr.walk<WalkOrder::PreOrder>([&](SymbolRefAttr symbol) {
+      it->second.push_back(symbol.getRootReference());
+      return WalkResult::skip();
+    });
+  roots.insert(it->second.begin(), it->second.end());
+}
+
+/// Adds to `roots` the root of every symbol reference that the ops of
+/// `region` use, without looking into nested symbol tables: the roots of
+/// SymbolTable::getSymbolUses. Like it, returns false when an unregistered
+/// op with a region might be a symbol table. It reads each op's inherent
+/// attributes one by one instead of gathering them into a dictionary, and
+/// walks each distinct attribute once.
+static bool collectSymbolUses(Region &region,
+                              llvm::DenseSet<Attribute> &roots) {
+  llvm::DenseMap<Attribute, SmallVector<Attribute, 1>> memo;
+  SmallVector<Region *> worklist = {&region};
+  while (!worklist.empty()) {
+    for (Operation &op : worklist.pop_back_val()->getOps()) {
+      if (op.getNumRegions() == 1 && !op.getDialect())
+        return false;
+      // Without properties, the dictionary holds the inherent attributes
+      // too.
+      for (NamedAttribute attr : op.getRawDictionaryAttrs())
+        addSymbolRoots(attr.getValue(), roots, memo);
+      if (op.getPropertiesStorageSize())
+        for (StringAttr name : op.getName().getAttributeNames())
+          if (std::optional<Attribute> attr = op.getInherentAttr(name);
+              attr && *attr)
+            addSymbolRoots(*attr, roots, memo);
+      // A nested symbol table is a scope of its own.
+      if (!op.hasTrait<OpTrait::SymbolTable>())
+        for (Region &nested : op.getRegions())
+          worklist.push_back(&nested);
+    }
+  }
+  return true;
+}
+
 void WorkerBuilder::moveOptimizerToServers() {
   llvm::DenseSet<Operation *> serverOps;
   llvm::DenseSet<Attribute> stateNames;
@@ -203,10 +253,8 @@ void WorkerBuilder::moveOptimizerToServers() {
   // Optimizer state and the learning rate live on the servers only.
   Operation *program = step->getParentOp();
   llvm::DenseSet<Attribute> stillUsed;
-  if (std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(&program->getRegion(0)))
-    for (const SymbolTable::SymbolUse &use : *uses)
-      stillUsed.insert(use.getSymbolRef().getRootReference());
+  if (!collectSymbolUses(program->getRegion(0), stillUsed))
+    stillUsed.clear();
   for (Operation &op :
        llvm::make_early_inc_range(program->getRegion(0).front()))
     if (auto param = dyn_cast<train::ParamOp>(op);
