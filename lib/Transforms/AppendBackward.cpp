@@ -16,7 +16,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include <map>
 
 namespace openks {
 #define GEN_PASS_DEF_APPENDBACKWARDPASS
@@ -37,6 +36,34 @@ static bool isBackwardOrOptimizer(Operation &op) {
 
 namespace {
 
+/// Tags ops with one role. An op without other discardable attributes (and,
+/// without properties, without attributes) gets a dictionary built once,
+/// where setRole would build and unique one per op.
+class RoleTagger {
+public:
+  RoleTagger(MLIRContext *context, Role role)
+      : role(role),
+        alone(DictionaryAttr::get(
+            context, {NamedAttribute(
+                         StringAttr::get(context, TrainDialect::kRoleAttrName),
+                         RoleAttr::get(context, role))})) {}
+
+  void tag(Operation *op) const {
+    if (op->getRawDictionaryAttrs().empty())
+      op->setDiscardableAttrs(alone);
+    else
+      setRole(op, role);
+  }
+
+private:
+  Role role;
+  DictionaryAttr alone;
+};
+
+} // namespace
+
+namespace {
+
 /// Differentiates one step.
 class StepDifferentiator {
 public:
@@ -51,7 +78,7 @@ private:
   /// Adds `grad` to the gradient of `value`.
   void accumulate(OpBuilder &builder, Value value, Value grad);
   /// Warns when a parameter marked `sparse` gets a dense gradient.
-  void checkSparseGradient(StringRef name, Value grad);
+  void checkSparseGradient(StringAttr name, Value grad);
 
   StepOp step;
   SymbolTableCollection &symbols;
@@ -106,14 +133,13 @@ void StepDifferentiator::accumulate(OpBuilder &builder, Value value,
     it->second = addGradients(builder, it->second, grad);
 }
 
-void StepDifferentiator::checkSparseGradient(StringRef name, Value grad) {
+void StepDifferentiator::checkSparseGradient(StringAttr name, Value grad) {
   if (isa<RowsType>(grad.getType()))
     return;
-  auto param = symbols.lookupNearestSymbolFrom<ParamOp>(
-      step, StringAttr::get(step.getContext(), name));
+  auto param = symbols.lookupNearestSymbolFrom<ParamOp>(step, name);
   if (param && param.getSparse())
     param.emitWarning("@")
-        << name
+        << name.getValue()
         << " is marked sparse, but its gradient is dense: it is read other "
            "than by lookups (train.embedding, train.embedding_pool)";
 }
@@ -143,8 +169,9 @@ LogicalResult StepDifferentiator::run() {
                                   "parameter";
 
   SmallVector<Operation *> forward;
+  RoleTagger forwardRole(step.getContext(), Role::Forward);
   for (Operation &op : body.without_terminator()) {
-    setRole(&op, Role::Forward);
+    forwardRole.tag(&op);
     forward.push_back(&op);
   }
 
@@ -153,8 +180,9 @@ LogicalResult StepDifferentiator::run() {
   grads[loss] = FillOp::create(builder, loss.getLoc(), lossType,
                                builder.getF64FloatAttr(1.0));
 
-  // Parameter gradients, keyed by name so they come out sorted.
-  std::map<std::string, SmallVector<Value>> paramGrads;
+  // Parameter gradients, in order of first read; sorted by name below.
+  SmallVector<std::pair<StringAttr, SmallVector<Value>>> paramGrads;
+  llvm::DenseMap<StringAttr, unsigned> paramGradIndex;
   for (Operation *op : llvm::reverse(forward)) {
     SmallVector<Value> resultGrads;
     bool anyGrad = false;
@@ -165,7 +193,12 @@ LogicalResult StepDifferentiator::run() {
     if (!anyGrad)
       continue;
     if (auto read = dyn_cast<ReadOp>(op)) {
-      paramGrads[read.getParam().str()].push_back(resultGrads.front());
+      auto [it, inserted] = paramGradIndex.try_emplace(
+          read.getParamAttr().getAttr(), paramGrads.size());
+      if (inserted)
+        paramGrads.emplace_back(read.getParamAttr().getAttr(),
+                                SmallVector<Value>());
+      paramGrads[it->second].second.push_back(resultGrads.front());
       continue;
     }
     auto rule = dyn_cast<GradientOpInterface>(op);
@@ -181,20 +214,24 @@ LogicalResult StepDifferentiator::run() {
         accumulate(builder, operand, grad);
   }
 
+  llvm::sort(paramGrads, [](const auto &a, const auto &b) {
+    return a.first.getValue() < b.first.getValue();
+  });
   for (auto &[name, reads] : paramGrads) {
     Value grad = reads.front();
     for (Value other : ArrayRef<Value>(reads).drop_front())
       grad = addGradients(builder, grad, other);
     checkSparseGradient(name, grad);
-    ParamGradOp::create(builder, yield.getLoc(),
-                        FlatSymbolRefAttr::get(step.getContext(), name), grad);
+    ParamGradOp::create(builder, yield.getLoc(), FlatSymbolRefAttr::get(name),
+                        grad);
   }
 
   // Everything between the forward ops and the yield is new.
   Block::iterator first =
       lastForward ? std::next(lastForward->getIterator()) : body.begin();
+  RoleTagger backwardRole(step.getContext(), Role::Backward);
   for (Operation &op : llvm::make_range(first, yield->getIterator()))
-    setRole(&op, Role::Backward);
+    backwardRole.tag(&op);
   return success();
 }
 
