@@ -126,6 +126,29 @@ FailureOr<Value> ServerBuilder::clipBySharedNorm(OpBuilder &builder,
   return clip.getClipped();
 }
 
+/// Points the flat symbol references among `op`'s attributes at the names
+/// `renamed` gives them. Reads the inherent attributes one by one rather
+/// than building the op's attribute dictionary.
+static void renameSymbols(Operation *op,
+                          const llvm::StringMap<std::string> &renamed) {
+  SmallVector<NamedAttribute> replacements;
+  auto rename = [&](StringAttr name, Attribute value) {
+    if (auto symbol = dyn_cast_or_null<FlatSymbolRefAttr>(value))
+      if (auto it = renamed.find(symbol.getValue()); it != renamed.end())
+        replacements.emplace_back(
+            name, FlatSymbolRefAttr::get(op->getContext(), it->second));
+  };
+  // Without properties, the dictionary holds the inherent attributes too.
+  for (NamedAttribute attribute : op->getRawDictionaryAttrs())
+    rename(attribute.getName(), attribute.getValue());
+  if (op->getPropertiesStorageSize())
+    for (StringAttr name : op->getName().getAttributeNames())
+      if (std::optional<Attribute> value = op->getInherentAttr(name))
+        rename(name, *value);
+  for (NamedAttribute replacement : replacements)
+    op->setAttr(replacement.getName(), replacement.getValue());
+}
+
 LogicalResult
 ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
                          const ParamBlock &block, bool sliced,
@@ -204,12 +227,7 @@ ServerBuilder::addUpdate(ps::ServerOp server, ParamUpdate &update,
       continue;
     }
     Operation *clone = builder.clone(*op, mapping);
-    for (NamedAttribute attribute : clone->getAttrs())
-      if (auto symbol = dyn_cast<FlatSymbolRefAttr>(attribute.getValue()))
-        if (auto it = renamed.find(symbol.getValue()); it != renamed.end())
-          clone->setAttr(
-              attribute.getName(),
-              FlatSymbolRefAttr::get(module.getContext(), it->second));
+    renameSymbols(clone, renamed);
     for (OpResult result : clone->getResults())
       if (result.getType() == paramType)
         result.setType(blockType);
