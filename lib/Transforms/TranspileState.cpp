@@ -21,7 +21,8 @@ SmallVector<OptimizerUse> openks::findOptimizers(ModuleOp module) {
   // The ops of one block share their nearest symbol table.
   Block *block = nullptr;
   Operation *table = nullptr;
-  module.walk([&](train::StepOp step) {
+  // Steps do not nest: once a step is walked, its body is skipped.
+  module.walk<WalkOrder::PreOrder>([&](train::StepOp step) {
     step.walk([&](train::OptimizerOpInterface op) {
       if (op->getBlock() != block) {
         block = op->getBlock();
@@ -32,6 +33,7 @@ SmallVector<OptimizerUse> openks::findOptimizers(ModuleOp module) {
                                : nullptr;
       uses.push_back({op, dyn_cast_or_null<train::ParamOp>(param)});
     });
+    return WalkResult::skip();
   });
   return uses;
 }
