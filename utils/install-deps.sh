@@ -22,6 +22,8 @@ packages=(
   # TF_CONFIG's JSON, read by the Fleet role makers (header-only).
   nlohmann-json3-dev
   libeigen3-dev
+  # The kernels' GEMM (oneDNN, dispatched at run time to the CPU's ISA).
+  libdnnl-dev
   # Paddle ProgramDesc interop: the protobuf library and protoc.
   libprotobuf-dev protobuf-compiler
   # The gRPC transport of jobs whose roles are processes (the CMake config of

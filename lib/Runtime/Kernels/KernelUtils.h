@@ -79,12 +79,6 @@ auto rowsOf(TensorT &tensor, int64_t width) {
       tensor.template data<T>(), rows, width);
 }
 
-/// Returns the rank-2 `tensor` as a row-major matrix (for Eigen's GEMM).
-template <typename T, typename TensorT> auto matrixOf(TensorT &tensor) {
-  return MapOf<ElementOf<TensorT, T>, RowMajorMatrix<T>>(
-      tensor.template data<T>(), tensor.dim(0), tensor.dim(1));
-}
-
 //===----------------------------------------------------------------------===//
 // Dispatch and checks
 //===----------------------------------------------------------------------===//

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Matrix products go through Eigen's GEMM on row-major maps. add, sub, mul
+// Matrix products go through the kernels' GEMM (Gemm.h). add, sub, mul
 // and div either combine two tensors of one shape or broadcast a rank-1 bias
 // over the rows of the left operand (Paddle's elementwise ops with
 // axis = -1); the bias gradient is the sum over those rows.
@@ -15,6 +15,7 @@
 
 #include "openks/Runtime/Kernels.h"
 
+#include "Gemm.h"
 #include "KernelUtils.h"
 
 #include <algorithm>
@@ -41,15 +42,23 @@ static Status checkMatmulOperands(const char *op, const Tensor &a,
                                  a.shape().str(), b.shape().str());
 }
 
+/// Returns the matrix `tensor` as a GEMM operand of element type T.
+template <typename T>
+static GemmOperand<T> operandOf(const Tensor &tensor, bool transposed = false) {
+  return {tensor.data<T>(), tensor.dim(0), tensor.dim(1), transposed};
+}
+
 Status kernels::matmul(const Tensor &a, const Tensor &b, Tensor &out) {
   OPENKS_RETURN_IF_ERROR(checkMatmulOperands("matmul", a, b));
   OPENKS_RETURN_IF_ERROR(checkDType("matmul", "out", out, a.dtype()));
   assert(&out != &a && &out != &b && "matmul cannot write over an operand");
   out.resize(Shape{a.dim(0), b.dim(1)});
-  return dispatchFloat("matmul", a.dtype(), [&](auto tag) {
+  Status status;
+  OPENKS_RETURN_IF_ERROR(dispatchFloat("matmul", a.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    matrixOf<T>(out).noalias() = matrixOf<T>(a) * matrixOf<T>(b);
-  });
+    status = gemm("matmul", operandOf<T>(a), operandOf<T>(b), out.data<T>());
+  }));
+  return status;
 }
 
 Status kernels::matmulGrad(const Tensor &a, const Tensor &b, const Tensor &dout,
@@ -66,15 +75,17 @@ Status kernels::matmulGrad(const Tensor &a, const Tensor &b, const Tensor &dout,
     OPENKS_RETURN_IF_ERROR(checkDType("matmul_grad", "db", *db, a.dtype()));
     db->resize(b.shape());
   }
-  return dispatchFloat("matmul_grad", a.dtype(), [&](auto tag) {
+  Status status;
+  OPENKS_RETURN_IF_ERROR(dispatchFloat("matmul_grad", a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if (da)
-      matrixOf<T>(*da).noalias() =
-          matrixOf<T>(dout) * matrixOf<T>(b).transpose();
-    if (db)
-      matrixOf<T>(*db).noalias() =
-          matrixOf<T>(a).transpose() * matrixOf<T>(dout);
-  });
+      status = gemm("matmul_grad", operandOf<T>(dout),
+                    operandOf<T>(b, /*transposed=*/true), da->data<T>());
+    if (db && status.isOk())
+      status = gemm("matmul_grad", operandOf<T>(a, /*transposed=*/true),
+                    operandOf<T>(dout), db->data<T>());
+  }));
+  return status;
 }
 
 //===----------------------------------------------------------------------===//
