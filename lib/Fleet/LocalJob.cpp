@@ -11,6 +11,7 @@
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Fleet/LocalRoleMaker.h"
 #include "openks/Runtime/Checkpoint.h"
+#include "openks/Runtime/ComputeThreads.h"
 #include "openks/Runtime/InProcessCluster.h"
 #include "openks/Runtime/Kernels.h"
 #include "openks/Runtime/ServerSnapshot.h"
@@ -395,9 +396,14 @@ Status LocalJob::run(const JobRunOptions &options) {
     threads.push_back(std::move(*thread));
     return true;
   };
+  // Each role computes on its own share of the machine.
+  std::vector<int> budgets = splitComputeThreads(
+      options.threads ? options.threads : getComputeThreads(), numServers(),
+      numTrainers());
   bool started = true;
   for (int server = 0; server < numServers() && started; ++server)
     started = start(fmt::format("server {}", server), [&, server] {
+      setComputeThreads(budgets[server]);
       if (Status status = runServer(server, options); !status.isOk()) {
         cluster_->abort(status);
         failures.record(status);
@@ -405,6 +411,7 @@ Status LocalJob::run(const JobRunOptions &options) {
     });
   for (int trainer = 0; trainer < numTrainers() && started; ++trainer)
     started = start(fmt::format("trainer {}", trainer), [&, trainer] {
+      setComputeThreads(budgets[numServers() + trainer]);
       (void)runTrainer(trainer, options, startStep, failures, log);
     });
   for (Thread &thread : threads)

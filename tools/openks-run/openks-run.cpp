@@ -31,6 +31,7 @@
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
 #include "openks/Runtime/Checkpoint.h"
+#include "openks/Runtime/ComputeThreads.h"
 #include "openks/Support/InputGuard.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -126,6 +127,19 @@ static cl::opt<int64_t>
              cl::desc("Steps between progress lines when stdout is not a "
                       "terminal (default: a tenth of the steps)"),
              cl::init(0), cl::cat(runCategory));
+/// Returns --threads, made on first use. LLVM's ThinLTO code generator,
+/// which the upstream dialects bring in, registers a "threads" option of its
+/// own when the program loads; nothing here reads it, so main drops it
+/// before it makes this one.
+static cl::opt<int> &getThreadsOption() {
+  static cl::opt<int> option(
+      "threads",
+      cl::desc("Threads the kernels may use: in one process, or in all for a "
+               "job whose roles are threads here, split among its roles "
+               "(default: OMP_NUM_THREADS, else every CPU)"),
+      cl::init(0), cl::cat(runCategory));
+  return option;
+}
 static cl::opt<uint64_t> maxInputBytes(
     "max-input-bytes",
     cl::desc("Refuse an input larger than this many bytes (default 1 GiB)"),
@@ -475,6 +489,10 @@ static LogicalResult checkNoEmptyValues() {
   return success();
 }
 
+/// The most threads --threads takes: far more than any machine's cores, so
+/// that a typo does not start thousands of threads.
+static constexpr int kMaxThreads = 1024;
+
 static FailureOr<RunSettings> getRunSettings() {
   if (failed(checkNoEmptyValues()))
     return failure();
@@ -505,6 +523,15 @@ static FailureOr<RunSettings> getRunSettings() {
                        verifyTolerance.getValue()));
       return failure();
     }
+  }
+  if (const cl::opt<int> &numThreads = getThreadsOption();
+      numThreads.getNumOccurrences()) {
+    if (numThreads < 1 || numThreads > kMaxThreads) {
+      fail(fmt::format("--threads must be between 1 and {}, got {}",
+                       kMaxThreads, numThreads.getValue()));
+      return failure();
+    }
+    runtime::setComputeThreads(numThreads);
   }
   // Both default to 0, "by the steps"; given, a period is a number of steps.
   for (cl::opt<int64_t> *period : {&logEvery, &saveEvery})
@@ -677,6 +704,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   openks::tools::failWritesPastTheSizeLimit();
   openks::tools::printOpenKSVersionFirst("openks-run");
+  if (cl::Option *ltoThreads = cl::getRegisteredOptions().lookup("threads"))
+    ltoThreads->removeArgument();
+  (void)getThreadsOption();
   registerAllPasses();
   cl::HideUnrelatedOptions({&runCategory, &jobCategory});
   cl::ParseCommandLineOptions(

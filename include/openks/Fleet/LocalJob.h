@@ -102,6 +102,10 @@ struct JobRunOptions {
   /// A failed save fails the run.
   std::string saveDir;
   int64_t saveEvery = 0;
+  /// The threads the job's kernels may use in all, split among its roles
+  /// (runtime::splitComputeThreads); 0 takes the calling thread's compute
+  /// budget.
+  int threads = 0;
 };
 
 /// A job whose roles are threads of this process.
