@@ -31,12 +31,13 @@
 //   pulled (V * D * 4 bytes each way);
 // * training: steps of the MLP example (docs/examples/mlp.mlir minimized with
 //   SGD) by one trainer and one sync server against single-process steps on
-//   the same data;
+//   the same data, and single-process steps on 1 and 2 threads with the
+//   data in memory (the peer of PyTorch in utils/bench-peers.sh);
 // * barriers: sync steps of 2, 4 and 8 trainers that only pass the send and
 //   fetch barriers of one server holding no blocks.
 //
 // The transport and barrier benchmarks build their servers by hand from the
-// runtime core; only the training pair loads a job from IR.
+// runtime core; only the training benchmarks load programs from IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,7 @@
 #include "openks/InitAllDialects.h"
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
+#include "openks/Runtime/ComputeThreads.h"
 #include "openks/Runtime/InProcessTransport.h"
 #include "openks/Runtime/Kernels.h"
 #include "openks/Runtime/Loader/JobBuilder.h"
@@ -528,6 +530,15 @@ public:
 
   /// Returns a single-process trainer of the minimized step.
   StatusOr<std::unique_ptr<LocalTrainer>> localTrainer() {
+    StatusOr<std::pair<ParameterStore, Plan>> step = localStep();
+    if (!step)
+      return step.status();
+    return LocalTrainer::create(std::move(step->first), std::move(step->second),
+                                kMlpData);
+  }
+
+  /// Returns the minimized step's parameters and plan.
+  StatusOr<std::pair<ParameterStore, Plan>> localStep() {
     train::StepOp step;
     minimized_->walk([&](train::StepOp op) { step = op; });
     FailureOr<ParameterStore> store =
@@ -537,7 +548,7 @@ public:
     FailureOr<Plan> plan = buildPlan(step.getBody(), *store, planOptions());
     if (mlir::failed(plan))
       return Status::internal("cannot build the MLP's step plan");
-    return LocalTrainer::create(std::move(*store), std::move(*plan), kMlpData);
+    return std::make_pair(std::move(*store), std::move(*plan));
   }
 
   /// Returns the loaded job.
@@ -617,6 +628,50 @@ void BM_MlpLocal(benchmark::State &state) {
   setSamplesPerSecond(state);
 }
 
+/// One step of single-process training on `range(0)` threads with the data
+/// in memory, as PyTorch's peer runs it (utils/bench/peer-torch.py): 16
+/// batches generated before timing, each step's copied into the plan's
+/// inputs, then forward, backward and the SGD update.
+void BM_MlpLocalInMemory(benchmark::State &state) {
+  MlpPrograms *programs = MlpPrograms::get();
+  if (!programs) {
+    state.SkipWithError("cannot compile docs/examples/mlp.mlir");
+    return;
+  }
+  StatusOr<std::pair<ParameterStore, Plan>> step = programs->localStep();
+  if (failed(state, step.status()))
+    return;
+  auto &[store, plan] = *step;
+  StatusOr<Executor> executor = Executor::create(plan, store);
+  if (failed(state, executor.status()) || failed(state, store.initialize()))
+    return;
+  std::unique_ptr<DataSource> source;
+  if (failed(state,
+             openDataSource(kMlpData, plan.inputSpecs(), Shard{}, source)))
+    return;
+  constexpr int kBatches = 16;
+  std::vector<std::vector<Tensor>> batches(kBatches);
+  for (std::vector<Tensor> &batch : batches) {
+    if (failed(state, source->next(kBatch, executor->inputs())))
+      return;
+    for (const Tensor *input : executor->inputs()) {
+      batch.emplace_back(input->dtype(), input->shape());
+      batch.back().copyFrom(*input);
+    }
+  }
+  setComputeThreads(state.range(0));
+  int64_t next = 0;
+  for (auto _ : state) {
+    const std::vector<Tensor> &batch = batches[next++ % kBatches];
+    for (size_t i = 0; i < batch.size(); ++i)
+      executor->inputs()[i]->copyFrom(batch[i]);
+    if (failed(state, executor->run()))
+      break;
+  }
+  setComputeThreads(getAvailableCpus());
+  setSamplesPerSecond(state);
+}
+
 /// One step of the same training by one trainer and one sync server, each
 /// a thread, as a LocalJob runs them: the next batch, forward, backward,
 /// push every gradient, the send barrier, the server's updates, pull every
@@ -690,6 +745,7 @@ BENCHMARK(BM_PushRows)->Apply(tableShapes);
 BENCHMARK(BM_TableStepRows)->Args({16, 4096});
 BENCHMARK(BM_TableStepWhole)->Arg(16);
 BENCHMARK(BM_MlpLocal)->Apply(trainingSettings);
+BENCHMARK(BM_MlpLocalInMemory)->Arg(1)->Arg(2)->Apply(trainingSettings);
 BENCHMARK(BM_MlpSync)->Apply(trainingSettings);
 BENCHMARK(BM_Barrier)
     ->Arg(1)
