@@ -46,9 +46,12 @@ std::vector<int> runtime::splitComputeThreads(int total, int servers,
   int roles = servers + trainers;
   if (total <= 0)
     total = getAvailableCpus();
-  std::vector<int> budgets(roles, std::max(1, total / std::max(1, roles)));
-  int left = total - (total / std::max(1, roles)) * roles;
-  for (int trainer = 0; left > 0 && trainers > 0; ++trainer, --left)
+  int share = total / std::max(1, roles);
+  if (share == 0)
+    return std::vector<int>(roles, 1);
+  std::vector<int> budgets(roles, share);
+  for (int left = total - share * roles, trainer = 0; left > 0 && trainers > 0;
+       --left, ++trainer)
     ++budgets[servers + trainer % trainers];
   return budgets;
 }
