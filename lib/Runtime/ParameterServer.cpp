@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/ParameterServer.h"
+#include "openks/Runtime/ComputeThreads.h"
 #include "openks/Runtime/Kernels.h"
 
 #include <algorithm>
@@ -58,7 +59,7 @@ ParameterServer::ParameterServer(ServerConfig config, ServerProgram &program)
       givenNorms_(config_.trainers,
                   std::vector<std::optional<double>>(program.numNorms())),
       norms_(program.numNorms()), begun_(program.numBlocks()),
-      blockLocks_(program.numBlocks()) {}
+      squares_(program.numBlocks()), blockLocks_(program.numBlocks()) {}
 
 int ParameterServer::numLive() const {
   int live = 0;
@@ -514,32 +515,45 @@ Status ParameterServer::sumStep(int block, Tensor *&sum, Tensor *&sumIds,
   return Status::ok();
 }
 
+Status ParameterServer::applyBlock(int block) {
+  begun_[block] = false;
+  squares_[block] = 0;
+  std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
+  Tensor *sum, *sumIds;
+  int contributors;
+  OPENKS_RETURN_IF_ERROR(sumStep(block, sum, sumIds, contributors));
+  if (!sum)
+    return Status::ok();
+  // The update averages over fan_in trainers; when some have finished,
+  // scale the sum so that it averages over those that contributed.
+  if (contributors < config_.trainers)
+    OPENKS_RETURN_IF_ERROR(kernels::scale(
+        *sum, static_cast<double>(config_.trainers) / contributors, *sum));
+  if (!program_.clipNorm(block))
+    return program_.update(block, *sum, sumIds);
+  OPENKS_RETURN_IF_ERROR(
+      program_.beginUpdate(block, *sum, sumIds, squares_[block]));
+  begun_[block] = true;
+  return Status::ok();
+}
+
 Status ParameterServer::applyStep() {
-  std::fill(shares_.begin(), shares_.end(), 0.0);
-  for (int block = 0; block < program_.numBlocks(); ++block) {
-    begun_[block] = false;
-    std::lock_guard<std::mutex> blockLock(blockLocks_[block]);
-    Tensor *sum, *sumIds;
-    int contributors;
-    OPENKS_RETURN_IF_ERROR(sumStep(block, sum, sumIds, contributors));
-    if (!sum)
-      continue;
-    // The update averages over fan_in trainers; when some have finished,
-    // scale the sum so that it averages over those that contributed.
-    if (contributors < config_.trainers)
-      OPENKS_RETURN_IF_ERROR(kernels::scale(
-          *sum, static_cast<double>(config_.trainers) / contributors, *sum));
-    std::optional<int> norm = program_.clipNorm(block);
-    if (!norm) {
-      OPENKS_RETURN_IF_ERROR(program_.update(block, *sum, sumIds));
-      continue;
-    }
-    // Shares add up in block order, so that runs are reproducible.
-    double squares = 0;
-    OPENKS_RETURN_IF_ERROR(program_.beginUpdate(block, *sum, sumIds, squares));
-    shares_[*norm] += squares;
-    begun_[block] = true;
+  int numBlocks = program_.numBlocks();
+  if (updatePool_) {
+    std::vector<Status> results(numBlocks);
+    updatePool_->run(numBlocks,
+                     [&](int block) { results[block] = applyBlock(block); });
+    for (const Status &result : results)
+      OPENKS_RETURN_IF_ERROR(result);
+  } else {
+    for (int block = 0; block < numBlocks; ++block)
+      OPENKS_RETURN_IF_ERROR(applyBlock(block));
   }
+  // Shares add up in block order, so that runs are reproducible.
+  std::fill(shares_.begin(), shares_.end(), 0.0);
+  for (int block = 0; block < numBlocks; ++block)
+    if (begun_[block])
+      shares_[*program_.clipNorm(block)] += squares_[block];
   return Status::ok();
 }
 
@@ -604,7 +618,23 @@ bool ParameterServer::failIfStalled(Deadline::Clock::time_point now) {
   return true;
 }
 
+/// Returns the helpers with which a sync server of `program` applies its
+/// blocks' updates in parallel, on the calling thread's compute budget; null
+/// when it has one thread, one block, updates that depend on each other,
+/// or no helper can start (it then updates one block after the other).
+static std::unique_ptr<TaskPool> makeUpdatePool(const ServerConfig &config,
+                                                const ServerProgram &program) {
+  int helpers = std::min(getComputeThreads(), program.numBlocks()) - 1;
+  if (config.mode != SyncMode::Sync || helpers < 1 ||
+      !program.areUpdatesIndependent())
+    return nullptr;
+  StatusOr<std::unique_ptr<TaskPool>> pool =
+      TaskPool::create(helpers, config.name);
+  return pool ? std::move(*pool) : nullptr;
+}
+
 Status ParameterServer::serve() {
+  updatePool_ = makeUpdatePool(config_, program_);
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
     if (!failure_.isOk())

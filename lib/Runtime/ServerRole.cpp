@@ -16,6 +16,29 @@
 using namespace openks;
 using namespace openks::runtime;
 
+/// Returns whether no two blocks of `spec` share an update and no update
+/// writes a parameter that another one reads or writes.
+static bool areIndependent(const ServerProgramSpec &spec) {
+  std::vector<int> users(spec.store.size()), writers(spec.store.size());
+  std::vector<bool> used(spec.updates.size());
+  for (const ServerBlockSpec &block : spec.blocks) {
+    if (!block.update)
+      continue;
+    if (used[*block.update])
+      return false;
+    used[*block.update] = true;
+    for (const Plan::ParameterAccess &access :
+         spec.updates[*block.update].accesses()) {
+      ++users[access.parameter];
+      writers[access.parameter] += access.write;
+    }
+  }
+  for (size_t parameter = 0; parameter < users.size(); ++parameter)
+    if (writers[parameter] > 0 && users[parameter] > 1)
+      return false;
+  return true;
+}
+
 StatusOr<std::unique_ptr<ServerRole>>
 ServerRole::create(ServerProgramSpec &spec, const std::string &name) {
   std::unique_ptr<ServerRole> role(new ServerRole(spec));
@@ -31,6 +54,7 @@ ServerRole::create(ServerProgramSpec &spec, const std::string &name) {
       return executor.status().withContext(name);
     role->updates_.push_back(std::move(*executor));
   }
+  role->independent_ = areIndependent(spec);
   return role;
 }
 

@@ -44,11 +44,13 @@
 #include "openks/Runtime/Tensor.h"
 #include "openks/Runtime/Transport.h"
 #include "openks/Support/Status.h"
+#include "openks/Support/TaskPool.h"
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -106,6 +108,11 @@ public:
                              double &squares);
   /// Finishes the update beginUpdate began, clipping by `norm`.
   virtual Status endUpdate(int block, double norm);
+
+  /// Returns whether the updates of different blocks may run at the same
+  /// time with the same results: no two blocks share an update, and no
+  /// update writes what another one reads or writes.
+  virtual bool areUpdatesIndependent() const { return false; }
 };
 
 /// How one server runs.
@@ -233,6 +240,9 @@ private:
   /// shared norm up to their clip, adding to the norms' shares; called
   /// without the lock.
   Status applyStep();
+  /// Sums block `block`'s gradients of the step and runs its update (or
+  /// begins it, when it clips by a norm).
+  Status applyBlock(int block);
   /// Finishes the updates that clip by a shared norm; called without the
   /// lock.
   Status finishClippedUpdates();
@@ -274,7 +284,13 @@ private:
   std::vector<double> shares_;
   std::vector<std::vector<std::optional<double>>> givenNorms_;
   std::vector<std::optional<double>> norms_;
-  std::vector<bool> begun_;
+  /// Per block (bytes, not bits: blocks update in parallel): whether its
+  /// update has begun, and the squares it gave its norm.
+  std::vector<char> begun_;
+  std::vector<double> squares_;
+  /// The helpers of a sync server whose blocks update in parallel (null
+  /// when they update one after the other).
+  std::unique_ptr<TaskPool> updatePool_;
 
   // One lock per block: for its gradients (sync) and so that it is updated
   // once at a time (async).

@@ -77,6 +77,7 @@ public:
   Status beginUpdate(int block, Tensor &received, Tensor *rowIds,
                      double &squares) override;
   Status endUpdate(int block, double norm) override;
+  bool areUpdatesIndependent() const override { return independent_; }
 
 private:
   explicit ServerRole(ServerProgramSpec &spec) : spec_(spec) {}
@@ -96,6 +97,8 @@ private:
   std::vector<Shape> shapes_;
   /// One executor per update plan, indexed like spec_.updates.
   std::vector<Executor> updates_;
+  /// Whether the blocks' updates may run at the same time.
+  bool independent_ = false;
   std::atomic<int64_t> updateCount_{0};
   std::optional<int64_t> faultAt_;
 };
