@@ -525,13 +525,11 @@ static FailureOr<RunSettings> getRunSettings() {
     }
   }
   if (const cl::opt<int> &numThreads = getThreadsOption();
-      numThreads.getNumOccurrences()) {
-    if (numThreads < 1 || numThreads > kMaxThreads) {
-      fail(fmt::format("--threads must be between 1 and {}, got {}",
-                       kMaxThreads, numThreads.getValue()));
-      return failure();
-    }
-    runtime::setComputeThreads(numThreads);
+      numThreads.getNumOccurrences() &&
+      (numThreads < 1 || numThreads > kMaxThreads)) {
+    fail(fmt::format("--threads must be between 1 and {}, got {}", kMaxThreads,
+                     numThreads.getValue()));
+    return failure();
   }
   // Both default to 0, "by the steps"; given, a period is a number of steps.
   for (cl::opt<int64_t> *period : {&logEvery, &saveEvery})
@@ -582,6 +580,9 @@ static int trainFromCommandLine() {
   FailureOr<RunSettings> settings = getRunSettings();
   if (failed(settings))
     return 1;
+  // This thread's budget: the run's, or the total a local job splits.
+  if (getThreadsOption().getNumOccurrences())
+    runtime::setComputeThreads(getThreadsOption());
   bool exitNow = false;
   FailureOr<RoleChoice> role = findRole(exitNow);
   if (failed(role))

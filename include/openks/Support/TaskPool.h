@@ -1,5 +1,4 @@
-//===- TaskPool.h - Helper threads for a loop of independent tasks -*- C++
-//-*-===//
+//===- TaskPool.h - Helpers for loops of independent tasks ------*- C++ -*-===//
 //
 // Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

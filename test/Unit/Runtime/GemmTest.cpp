@@ -46,6 +46,13 @@ Values referenceProduct(const Values &a, const Values &b, int64_t m, int64_t k,
   return out;
 }
 
+/// The shapes m x k x n the tests multiply.
+const int64_t kShapes[][3] = {
+    {1, 1, 1},    {1, 37, 1},     {1, 64, 300},  {300, 64, 1},
+    {17, 33, 65}, {64, 784, 256}, {64, 256, 10}, {129, 7, 3},
+    {0, 5, 4},    {4, 0, 5},      {5, 4, 0},
+};
+
 template <typename T> class GemmTest : public TypedKernelTest<T> {
 protected:
   /// Expects `actual` to be `expected` within the rounding of dot products
@@ -61,52 +68,49 @@ protected:
           << "element " << i << " of " << shape.str();
   }
 
+  /// Calls `check(m, k, n)` for each shape of kShapes on one thread and on
+  /// two, naming the case in failures.
+  template <typename Check> void forEachCase(Check check) {
+    for (int threads : {1, 2}) {
+      setComputeThreads(threads);
+      for (const auto &[m, k, n] : kShapes) {
+        SCOPED_TRACE(fmt::format("{}x{}x{} on {} threads", m, k, n, threads));
+        check(m, k, n);
+      }
+    }
+  }
+
   ~GemmTest() override { setComputeThreads(getAvailableCpus()); }
 };
 TYPED_TEST_SUITE(GemmTest, FloatTypes, ElementTypeNames);
 
-/// The shapes m x k x n the tests multiply.
-const int64_t kShapes[][3] = {
-    {1, 1, 1},    {1, 37, 1},     {1, 64, 300},  {300, 64, 1},
-    {17, 33, 65}, {64, 784, 256}, {64, 256, 10}, {129, 7, 3},
-    {0, 5, 4},    {4, 0, 5},      {5, 4, 0},
-};
-
 TYPED_TEST(GemmTest, MatmulMatchesNaiveProductOnOneAndTwoThreads) {
-  for (int threads : {1, 2}) {
-    setComputeThreads(threads);
-    for (const auto &[m, k, n] : kShapes) {
-      SCOPED_TRACE(fmt::format("{}x{}x{} on {} threads", m, k, n, threads));
-      Tensor a = this->random({m, k}), b = this->random({k, n});
-      Tensor out = this->output();
-      ASSERT_TRUE(kernels::matmul(a, b, out).isOk());
-      Values magnitudes;
-      Values expected = referenceProduct(valuesOf(a), valuesOf(b), m, k, n,
-                                         false, false, magnitudes);
-      this->expectProduct(out, {m, n}, expected, magnitudes, k);
-    }
-  }
+  this->forEachCase([&](int64_t m, int64_t k, int64_t n) {
+    Tensor a = this->random({m, k}), b = this->random({k, n});
+    Tensor out = this->output();
+    ASSERT_TRUE(kernels::matmul(a, b, out).isOk());
+    Values magnitudes;
+    Values expected = referenceProduct(valuesOf(a), valuesOf(b), m, k, n, false,
+                                       false, magnitudes);
+    this->expectProduct(out, {m, n}, expected, magnitudes, k);
+  });
 }
 
 TYPED_TEST(GemmTest, MatmulGradMatchesNaiveProducts) {
-  for (int threads : {1, 2}) {
-    setComputeThreads(threads);
-    for (const auto &[m, k, n] : kShapes) {
-      SCOPED_TRACE(fmt::format("{}x{}x{} on {} threads", m, k, n, threads));
-      Tensor a = this->random({m, k}), b = this->random({k, n});
-      Tensor dout = this->random({m, n});
-      Tensor da = this->output(), db = this->output();
-      ASSERT_TRUE(kernels::matmulGrad(a, b, dout, &da, &db).isOk());
-      Values magnitudes;
-      // da = dout * b^T (m x n x k), db = a^T * dout (k x m x n).
-      Values expected = referenceProduct(valuesOf(dout), valuesOf(b), m, n, k,
-                                         false, true, magnitudes);
-      this->expectProduct(da, {m, k}, expected, magnitudes, n);
-      expected = referenceProduct(valuesOf(a), valuesOf(dout), k, m, n, true,
-                                  false, magnitudes);
-      this->expectProduct(db, {k, n}, expected, magnitudes, m);
-    }
-  }
+  this->forEachCase([&](int64_t m, int64_t k, int64_t n) {
+    Tensor a = this->random({m, k}), b = this->random({k, n});
+    Tensor dout = this->random({m, n});
+    Tensor da = this->output(), db = this->output();
+    ASSERT_TRUE(kernels::matmulGrad(a, b, dout, &da, &db).isOk());
+    Values magnitudes;
+    // da = dout * b^T (m x n x k), db = a^T * dout (k x m x n).
+    Values expected = referenceProduct(valuesOf(dout), valuesOf(b), m, n, k,
+                                       false, true, magnitudes);
+    this->expectProduct(da, {m, k}, expected, magnitudes, n);
+    expected = referenceProduct(valuesOf(a), valuesOf(dout), k, m, n, true,
+                                false, magnitudes);
+    this->expectProduct(db, {k, n}, expected, magnitudes, m);
+  });
 }
 
 TEST(ComputeThreadsTest, EachThreadKeepsItsOwnBudget) {
