@@ -62,8 +62,21 @@ Status kernels::recv(const CommunicationContext *context,
   requests.reserve(from.size());
   for (size_t i = 0; i < from.size(); ++i)
     requests.push_back({from[i].server, from[i].block, out[i]});
+  // A view that a block of another shape grew or shrank no longer covers
+  // its rows of the parameter.
+  std::vector<Shape> viewShapes;
+  for (const Tensor *tensor : out)
+    viewShapes.push_back(tensor->ownsBuffer() ? Shape{} : tensor->shape());
   OPENKS_RETURN_IF_ERROR(context->transport->pullAll(
       requests, context->trainer, Deadline::after(context->timeout)));
+  for (size_t i = 0; i < from.size(); ++i)
+    if (viewShapes[i].rank() &&
+        (out[i]->ownsBuffer() || out[i]->shape() != viewShapes[i]))
+      return Status::error(StatusCode::DataLoss,
+                           "block {} of server {} arrived as {}, but its "
+                           "rows of the parameter are {}",
+                           from[i].block, from[i].server, out[i]->typeString(),
+                           typeString(out[i]->dtype(), viewShapes[i]));
   if (context->stats) {
     for (const Tensor *tensor : out)
       context->stats->bytesPulled += bytesOf(*tensor);

@@ -57,28 +57,39 @@ StatusOr<Executor> Executor::create(const Plan &plan, ParameterStore &store,
   assert(plan.numParameters() == store.size() &&
          "the store does not have the parameters of the plan");
   Executor executor(plan, store);
+  const std::vector<Plan::Buffer> &buffers = plan.buffers();
+  executor.buffers_.reserve(buffers.size());
+  for (size_t id = 0, e = buffers.size(); id < e; ++id) {
+    StatusOr<Tensor> buffer = Tensor::allocate(buffers[id].dtype, Shape{0});
+    Status reserved =
+        buffer ? buffer->tryReserve(buffers[id].capacity) : buffer.status();
+    if (!reserved.isOk())
+      return reserved.withContext(
+          fmt::format("allocating buffer {} of a plan", id));
+    executor.buffers_.push_back(std::move(*buffer));
+  }
+
   const std::vector<Plan::Slot> &slots = plan.slots();
-  executor.buffers_.resize(slots.size());
+  executor.views_.reserve(slots.size());
   executor.slots_.reserve(slots.size());
-  for (size_t id = 0, e = slots.size(); id < e; ++id) {
-    const Plan::Slot &slot = slots[id];
-    if (slot.parameter) {
-      Tensor &value = store[*slot.parameter].value;
-      assert(value.dtype() == slot.dtype && value.numel() == slot.capacity &&
-             "the store's parameter differs from the plan's");
+  for (const Plan::Slot &slot : slots) {
+    if (!slot.parameter) {
+      Tensor &buffer = executor.buffers_[*slot.buffer];
+      if (slot.constant)
+        buffer.copyFrom(plan.constants()[*slot.constant]);
+      executor.slots_.push_back(&buffer);
+      continue;
+    }
+    Tensor &value = store[*slot.parameter].value;
+    assert(value.dtype() == slot.dtype &&
+           (slot.rows || value.numel() == slot.capacity) &&
+           "the store's parameter differs from the plan's");
+    if (!slot.rows) {
       executor.slots_.push_back(&value);
       continue;
     }
-    StatusOr<Tensor> buffer = Tensor::allocate(slot.dtype, Shape{0});
-    Status reserved =
-        buffer ? buffer->tryReserve(slot.capacity) : buffer.status();
-    if (!reserved.isOk())
-      return reserved.withContext(
-          fmt::format("allocating slot {} of a plan", id));
-    Tensor &tensor = executor.buffers_[id] = std::move(*buffer);
-    if (slot.constant)
-      tensor.copyFrom(plan.constants()[*slot.constant]);
-    executor.slots_.push_back(&tensor);
+    executor.slots_.push_back(&executor.views_.emplace_back(
+        Tensor::viewRows(value, slot.rows->first, slot.rows->count)));
   }
 
   // The vectors' elements keep their addresses when the executor moves, so

@@ -93,13 +93,28 @@ std::string Shape::str() const {
 static constexpr size_t kAlignment = 64;
 
 void Tensor::AlignedFree::operator()(std::byte *pointer) const {
-  std::free(pointer);
+  if (owned)
+    std::free(pointer);
 }
 
 Tensor::Tensor(DType dtype, const Shape &shape) : dtype_(dtype) {
   reserve(shape.numel());
   shape_ = shape;
   setZero();
+}
+
+Tensor Tensor::viewRows(Tensor &base, int64_t firstRow, int64_t rows) {
+  assert(base.rank() >= 1 && firstRow >= 0 && rows >= 0 &&
+         firstRow + rows <= base.dim(0) && "rows outside the base tensor");
+  Tensor view;
+  view.dtype_ = base.dtype_;
+  view.shape_ = base.shape_;
+  view.shape_[0] = rows;
+  view.capacity_ = view.shape_.numel();
+  std::byte *first = base.buffer_.get() +
+                     firstRow * base.shape_.rowWidth() * dtypeSize(base.dtype_);
+  view.buffer_ = Buffer(first, AlignedFree{/*owned=*/false});
+  return view;
 }
 
 StatusOr<Tensor> Tensor::allocate(DType dtype, const Shape &shape) {
@@ -123,15 +138,15 @@ Status Tensor::tryReserve(int64_t numel) {
                          "cannot allocate {} elements of {}: more than the "
                          "{} a tensor may hold",
                          numel, dtypeName(dtype_), kMaxTensorElements);
-  size_t size = (static_cast<size_t>(*bytes) + kAlignment - 1) / kAlignment *
-                kAlignment;
+  size_t size =
+      (static_cast<size_t>(*bytes) + kAlignment - 1) / kAlignment * kAlignment;
   void *pointer = std::aligned_alloc(kAlignment, size);
   if (!pointer)
     return Status::error(StatusCode::ResourceExhausted,
                          "out of memory allocating {} bytes for {} elements "
                          "of {}",
                          size, numel, dtypeName(dtype_));
-  buffer_.reset(static_cast<std::byte *>(pointer));
+  buffer_ = Buffer(static_cast<std::byte *>(pointer), AlignedFree{});
   capacity_ = numel;
   return Status::ok();
 }

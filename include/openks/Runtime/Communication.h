@@ -81,7 +81,9 @@ Status sendRows(const CommunicationContext *context, BlockAddress to,
                 MessageKind kind, Tensor &rowIds, Tensor &values);
 
 /// Pulls the current value of each block of `from` into the tensor of
-/// `out` at the same position, as one batch (Transport::pullAll).
+/// `out` at the same position, as one batch (Transport::pullAll). A tensor
+/// of `out` that views rows of a parameter (Tensor::viewRows) must receive
+/// a block of exactly its shape, which then lands in the parameter.
 Status recv(const CommunicationContext *context,
             const std::vector<BlockAddress> &from,
             const std::vector<Tensor *> &out);

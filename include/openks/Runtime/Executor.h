@@ -75,9 +75,10 @@ private:
 
   const Plan *plan_;
   ParameterStore *store_;
-  /// The buffer of each buffer and constant slot (empty for parameter
-  /// slots).
+  /// The buffers of the plan's buffer and constant slots.
   std::vector<Tensor> buffers_;
+  /// The views of the parameter slots over some rows of a parameter.
+  std::vector<Tensor> views_;
   /// The tensor of each slot: its buffer, or a parameter's value.
   std::vector<Tensor *> slots_;
   std::vector<BoundKernel> kernels_;

@@ -20,9 +20,18 @@
 //   capacity, and kernels resize it within that capacity;
 // * a constant: a buffer that the executor fills once with the plan's value;
 //   kernel calls only read it;
-// * a parameter slot: during a run, the parameter's own value (no copy).
-//   Running the plan reads the parameter, and the slot shows its current
-//   value at every point of the run.
+// * a parameter slot: during a run, the parameter's own value (no copy), or
+//   a range of its rows (a view, see Tensor::viewRows). Running the plan
+//   reads the parameter, and the slot shows its current value at every
+//   point of the run; a kernel that writes the slot writes the parameter
+//   (a received block landing in place), and its instruction says so.
+//
+// Buffer slots share buffers: two buffer slots of one dtype whose live
+// ranges (from the first instruction that touches a slot to the last) do
+// not overlap get one buffer, with the capacity of the larger. Inputs,
+// outputs, constants and slots whose buffer a kernel hands away keep a
+// buffer of their own. So an executor holds buffers for the values live at
+// once, not one per SSA value at the largest batch.
 //
 // Every output is a buffer: Builder::build copies an output that would be a
 // parameter slot into a buffer of its own at the end of the run, so nothing
@@ -97,6 +106,12 @@ class Plan {
 public:
   class Builder;
 
+  /// Rows [first, first + count) of a tensor.
+  struct RowRange {
+    int64_t first;
+    int64_t count;
+  };
+
   /// The layout of one slot.
   struct Slot {
     /// The element type.
@@ -105,8 +120,21 @@ public:
     int64_t capacity;
     /// For a parameter slot: the parameter it is during a run.
     std::optional<ParameterId> parameter;
+    /// For a parameter slot over some of the parameter's rows: which rows.
+    /// None for the whole parameter.
+    std::optional<RowRange> rows;
     /// For a constant slot: the index in constants() of its value.
     std::optional<size_t> constant;
+    /// For a buffer or constant slot: the index in buffers() of the buffer
+    /// it uses.
+    std::optional<size_t> buffer;
+  };
+
+  /// The layout of one buffer an executor allocates.
+  struct Buffer {
+    DType dtype;
+    /// The largest capacity of the slots that share it.
+    int64_t capacity;
   };
 
   /// One kernel call.
@@ -115,6 +143,8 @@ public:
     KernelBinder bind;
     /// The parameters the call reads and those it writes, by store index.
     std::vector<ParameterId> reads, writes;
+    /// The slots the call reads or writes.
+    std::vector<SlotId> slots;
     /// The op's location and name, put in front of its errors.
     std::string where;
   };
@@ -131,6 +161,8 @@ public:
 
   /// Returns the slots, indexed by SlotId.
   const std::vector<Slot> &slots() const { return slots_; }
+  /// Returns the buffers, shared by the buffer and constant slots.
+  const std::vector<Buffer> &buffers() const { return buffers_; }
   /// Returns the values of the constant slots.
   const std::vector<Tensor> &constants() const { return constants_; }
   /// Returns the kernel calls in execution order.
@@ -163,6 +195,7 @@ private:
   Plan() = default;
 
   std::vector<Slot> slots_;
+  std::vector<Buffer> buffers_;
   std::vector<Tensor> constants_;
   std::vector<Instruction> instructions_;
   std::vector<SlotId> inputSlots_;
@@ -188,6 +221,10 @@ public:
   SlotId addConstantSlot(Tensor value);
   /// Adds a slot that is parameter `parameter`'s own value during a run.
   SlotId addParameterSlot(ParameterId parameter);
+  /// Adds a slot that is rows [firstRow, firstRow + rows) of parameter
+  /// `parameter` during a run.
+  SlotId addParameterRowsSlot(ParameterId parameter, int64_t firstRow,
+                              int64_t rows);
   /// Returns the parameter that slot `slot` is, if it is a parameter slot.
   std::optional<ParameterId> getParameterOf(SlotId slot) const {
     return plan_.slots_[slot].parameter;
@@ -197,15 +234,20 @@ public:
   bool isBufferSlot(SlotId slot) const {
     return !plan_.slots_[slot].parameter && !plan_.slots_[slot].constant;
   }
+  /// Gives buffer slot `slot` a buffer no other slot shares, for a kernel
+  /// that hands the buffer away (and gets one of the slot's capacity back).
+  void keepOwnBuffer(SlotId slot) { ownBuffers_.push_back(slot); }
   /// Returns the layout of slot `slot`.
   const Slot &getSlot(SlotId slot) const { return plan_.slots_[slot]; }
 
   /// Appends a kernel call. `reads` and `writes` list the parameters it
   /// reads and writes, through Frame::parameter or parameter slots; a
   /// parameter it writes must be listed, or runs would not hold that
-  /// parameter's lock exclusively. `where` ("file:line:col: 'op.name'")
-  /// prefixes its errors.
+  /// parameter's lock exclusively. `slots` lists every slot it binds: a
+  /// slot missing there could share its buffer with another. `where`
+  /// ("file:line:col: 'op.name'") prefixes its errors.
   void addInstruction(KernelBinder bind, std::string where,
+                      std::vector<SlotId> slots,
                       std::vector<ParameterId> reads = {},
                       std::vector<ParameterId> writes = {});
 
@@ -219,12 +261,19 @@ public:
   void endStage() { plan_.stageEnds_.push_back(plan_.instructions_.size()); }
 
   /// Returns the plan, after copying each output that is a parameter slot
-  /// into a buffer at the end of the run.
-  Plan build() &&;
+  /// into a buffer at the end of the run. Slots share buffers unless
+  /// `shareBuffers` is false (which only debugging a kernel that reads a
+  /// buffer it did not write would want).
+  Plan build(bool shareBuffers = true) &&;
 
 private:
+  /// Assigns every buffer and constant slot its buffer.
+  void assignBuffers(bool shareBuffers);
+
   const ParameterStore &store_;
   Plan plan_;
+  /// The slots given to keepOwnBuffer.
+  std::vector<SlotId> ownBuffers_;
 };
 
 } // namespace openks::runtime

@@ -9,7 +9,9 @@
 // A dense, row-major tensor of f32, f64 or i64 that owns a 64-byte aligned
 // buffer. The buffer's capacity is set once (by the plan builder, for the
 // largest batch); reshaping within the capacity never allocates, so a step in
-// steady state performs no allocation.
+// steady state performs no allocation. A tensor may instead view a range of
+// rows of another tensor's buffer (rows of a row-major tensor are
+// contiguous), which lets a received block land straight in its parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +109,17 @@ public:
   /// Returns the number of elements the buffer holds without reallocation.
   int64_t capacity() const { return capacity_; }
 
+  /// Returns a tensor over rows [firstRow, firstRow + rows) of `base`, which
+  /// must have rank 1 or more: the view does not own its buffer, so `base`
+  /// must outlive it and keep its buffer. Writes through the view are writes
+  /// to `base`, as long as the view stays within its capacity (its rows);
+  /// growing past it gives the view a buffer of its own, which ownsBuffer()
+  /// tells. The view is aligned only as well as its first row happens to be.
+  static Tensor viewRows(Tensor &base, int64_t firstRow, int64_t rows);
+  /// Returns whether the tensor owns its buffer (is not a view, or has grown
+  /// out of one).
+  bool ownsBuffer() const { return buffer_.get_deleter().owned; }
+
   /// Returns a zero-filled tensor of `shape`, or a ResourceExhausted error
   /// naming the bytes when the memory cannot be had. Loaders allocate
   /// parameters and buffers this way, so a program too large for the
@@ -144,14 +157,21 @@ public:
   std::string typeString() const;
 
 private:
+  /// Frees the buffers a tensor allocated, and leaves views' alone.
   struct AlignedFree {
+    AlignedFree() : owned(true) {}
+    explicit AlignedFree(bool owned) : owned(owned) {}
     void operator()(std::byte *pointer) const;
+
+    bool owned;
   };
+
+  using Buffer = std::unique_ptr<std::byte, AlignedFree>;
 
   DType dtype_ = DType::F32;
   Shape shape_;
   int64_t capacity_ = 0;
-  std::unique_ptr<std::byte, AlignedFree> buffer_;
+  Buffer buffer_;
 };
 
 /// Returns "tensor<2x3xf32>" for a tensor of `dtype` and `shape`.

@@ -9,12 +9,15 @@
 // ps.send, ps.recv, the barriers and norm reductions become calls of the
 // communication kernels (Communication.h) with their servers, blocks and
 // norms resolved to numbers here, once. Consecutive receives become one
-// call, which pulls their blocks as one batch from every server at once. On
-// a server, a clip by a shared norm ends the first stage of its update's
-// plan (see Plan.h). A send hands its
-// value's buffer to the transport when nothing reads the value afterwards and
-// the buffer is the executor's own; otherwise it sends a copy, so a parameter
-// or a value read later is never given away.
+// call, which pulls their blocks as one batch from every server at once.
+// Blocks that a ps.concat only stacks for a train.write land straight in
+// their rows of the parameter (row ranges of a row-major tensor are
+// contiguous), which saves the concat's copy and the write's. On a server, a
+// clip by a shared norm ends the first stage of its update's plan (see
+// Plan.h). A send hands its value's buffer to the transport when nothing
+// reads the value afterwards and the buffer is the executor's own;
+// otherwise it sends a copy, so a parameter or a value read later is never
+// given away.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +42,82 @@ FailureOr<const ServerDirectory *> PlanLowering::getDirectory(Operation *op) {
     directory = std::move(*built);
   }
   return &*directory;
+}
+
+/// Returns whether `op` refers to the parameter `name` by symbol.
+static bool refersTo(Operation *op, StringRef name) {
+  bool found = false;
+  op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
+    found |=
+        ref.getLeafReference() == name && ref.getNestedReferences().empty();
+  });
+  return found;
+}
+
+LogicalResult PlanLowering::planInPlaceReceives(Block &block) {
+  for (auto write : block.getOps<train::WriteOp>()) {
+    Value value = write.getValue();
+    if (!isa<RankedTensorType>(value.getType()) || !value.hasOneUse())
+      continue;
+    // A write checks the parameter's type here, as it would when lowered.
+    FailureOr<ParameterId> id =
+        lookupParameter(write, write.getParamAttr(), value.getType());
+    if (failed(id))
+      return failure();
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<Value> pieces = {value};
+    auto concat = value.getDefiningOp<ps::ConcatOp>();
+    if (concat)
+      pieces.assign(concat.getInputs().begin(), concat.getInputs().end());
+
+    // Every piece is a received block that nothing else reads.
+    unsigned writeAt = positions.lookup(write);
+    unsigned firstReceive = writeAt;
+    SmallVector<Operation *> chain = {write};
+    if (concat)
+      chain.push_back(concat);
+    bool receivedOnly = llvm::all_of(pieces, [&](Value piece) {
+      auto recv = piece.getDefiningOp<ps::RecvOp>();
+      if (!recv || !piece.hasOneUse())
+        return false;
+      firstReceive = std::min(firstReceive, positions.lookup(recv));
+      chain.push_back(recv);
+      return true;
+    });
+    if (!receivedOnly || (concat && type.getRank() == 0))
+      continue;
+
+    // Landing at the receive moves the write there: nothing may read or
+    // write the parameter in between, nor read it before and use the
+    // value after.
+    StringRef name = write.getParam();
+    bool touched = llvm::any_of(block, [&](Operation &op) {
+      unsigned at = positions.lookup(&op);
+      if (at >= writeAt || llvm::is_contained(chain, &op))
+        return false;
+      if (at > firstReceive)
+        return refersTo(&op, name);
+      auto read = dyn_cast<train::ReadOp>(op);
+      return read && read.getParam() == name &&
+             getLastUse(read.getValue()) >= firstReceive;
+    });
+    if (touched)
+      continue;
+
+    landed.insert(write);
+    if (!concat) {
+      landings[value] = {*id, std::nullopt};
+      continue;
+    }
+    landed.insert(concat);
+    int64_t row = 0;
+    for (Value piece : pieces) {
+      int64_t rows = cast<RankedTensorType>(piece.getType()).getDimSize(0);
+      landings[piece] = {*id, Plan::RowRange{row, rows}};
+      row += rows;
+    }
+  }
+  return success();
 }
 
 /// The runtime's message kinds have the values of the dialect's.
@@ -109,7 +188,22 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
           values.push_back(recv.getValue());
           batched.insert(recv);
         }
-        return call(op, kernels::recv, Communication{}, from, out(values));
+        Outs blocks;
+        for (Value value : values) {
+          auto landing = landings.find(value);
+          if (landing == landings.end()) {
+            blocks.slots.push_back(out(value).slot);
+            continue;
+          }
+          const Landing &to = landing->second;
+          SlotId slot = to.rows ? builder.addParameterRowsSlot(to.parameter,
+                                                               to.rows->first,
+                                                               to.rows->count)
+                                : builder.addParameterSlot(to.parameter);
+          slots[value] = slot;
+          blocks.slots.push_back(slot);
+        }
+        return call(op, kernels::recv, Communication{}, from, blocks);
       })
       .Case([&](ps::PrefetchOp first) -> LogicalResult {
         // The prefetches that follow go in the same batch.

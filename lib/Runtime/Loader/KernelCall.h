@@ -10,9 +10,10 @@
 // kernels in Kernels.h into a plan instruction. The call's tensor arguments
 // are slot and parameter numbers, each wrapped in a type that says how the
 // kernel uses it (In, Out, ParamOut, ...); other arguments (sizes, factors,
-// flags) are plain values. From these, collectAccesses lists the parameters
-// the call reads and writes, and bindKernel makes the KernelBinder that, for
-// each executor, resolves the numbers to that executor's tensors once.
+// flags) are plain values. From these, collectUses lists the slots the call
+// binds and the parameters it reads and writes, and bindKernel makes the
+// KernelBinder that, for each executor, resolves the numbers to that
+// executor's tensors once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,48 +156,75 @@ inline kernels::GradientRef unwrap(GradientTensors grad) {
 }
 template <typename T> const T &unwrap(const T &value) { return value; }
 
-/// The parameters one argument makes the call read or write.
-inline void noteAccess(const Plan::Builder &builder, const In &arg,
-                       std::vector<ParameterId> &reads,
-                       std::vector<ParameterId> &) {
-  if (std::optional<ParameterId> id = builder.getParameterOf(arg.slot))
-    reads.push_back(*id);
+} // namespace detail
+
+/// What one kernel call binds.
+struct CallUses {
+  /// The parameters it reads and those it writes.
+  std::vector<ParameterId> reads, writes;
+  /// Every slot it reads or writes.
+  std::vector<SlotId> slots;
+};
+
+namespace detail {
+
+/// Notes slot `slot`, which the call reads, or writes if `write`.
+inline void noteSlot(const Plan::Builder &builder, SlotId slot, bool write,
+                     CallUses &uses) {
+  uses.slots.push_back(slot);
+  if (std::optional<ParameterId> id = builder.getParameterOf(slot))
+    (write ? uses.writes : uses.reads).push_back(*id);
 }
-inline void noteAccess(const Plan::Builder &builder, const Ins &arg,
-                       std::vector<ParameterId> &reads,
-                       std::vector<ParameterId> &) {
+
+/// Notes what one argument makes the call bind.
+inline void noteUse(Plan::Builder &builder, const In &arg, CallUses &uses) {
+  noteSlot(builder, arg.slot, /*write=*/false, uses);
+}
+inline void noteUse(Plan::Builder &builder, const Ins &arg, CallUses &uses) {
   for (SlotId slot : arg.slots)
-    if (std::optional<ParameterId> id = builder.getParameterOf(slot))
-      reads.push_back(*id);
+    noteSlot(builder, slot, /*write=*/false, uses);
 }
-inline void noteAccess(const Plan::Builder &builder, const GradIn &arg,
-                       std::vector<ParameterId> &reads,
-                       std::vector<ParameterId> &writes) {
-  noteAccess(builder, In{arg.values}, reads, writes);
+inline void noteUse(Plan::Builder &builder, const Out &arg, CallUses &uses) {
+  noteSlot(builder, arg.slot, /*write=*/true, uses);
 }
-inline void noteAccess(const Plan::Builder &, const ParamIn &arg,
-                       std::vector<ParameterId> &reads,
-                       std::vector<ParameterId> &) {
-  reads.push_back(arg.parameter);
+inline void noteUse(Plan::Builder &builder, const Outs &arg, CallUses &uses) {
+  for (SlotId slot : arg.slots)
+    noteSlot(builder, slot, /*write=*/true, uses);
 }
-inline void noteAccess(const Plan::Builder &, const ParamOut &arg,
-                       std::vector<ParameterId> &,
-                       std::vector<ParameterId> &writes) {
-  writes.push_back(arg.parameter);
+inline void noteUse(Plan::Builder &builder, const MaybeOut &arg,
+                    CallUses &uses) {
+  if (arg.slot)
+    noteSlot(builder, *arg.slot, /*write=*/true, uses);
 }
-template <typename T>
-void noteAccess(const Plan::Builder &, const T &, std::vector<ParameterId> &,
-                std::vector<ParameterId> &) {}
+inline void noteUse(Plan::Builder &builder, const Consumed &arg,
+                    CallUses &uses) {
+  builder.keepOwnBuffer(arg.slot);
+  noteSlot(builder, arg.slot, /*write=*/true, uses);
+}
+inline void noteUse(Plan::Builder &builder, const GradIn &arg, CallUses &uses) {
+  noteSlot(builder, arg.values, /*write=*/false, uses);
+  if (arg.ids)
+    noteSlot(builder, *arg.ids, /*write=*/false, uses);
+}
+inline void noteUse(Plan::Builder &, const ParamIn &arg, CallUses &uses) {
+  uses.reads.push_back(arg.parameter);
+}
+inline void noteUse(Plan::Builder &, const ParamOut &arg, CallUses &uses) {
+  uses.writes.push_back(arg.parameter);
+}
+template <typename T> void noteUse(Plan::Builder &, const T &, CallUses &) {}
 
 } // namespace detail
 
-/// Appends to `reads` and `writes` the parameters a call with `args` reads
-/// (through parameter slots or ParamIn) and writes (through ParamOut).
+/// Returns what a call with `args` binds: its slots, the parameters it
+/// reads (through parameter slots or ParamIn) and those it writes (through
+/// ParamOut or by writing a parameter slot). A Consumed slot keeps a buffer
+/// of its own, since the kernel hands that buffer away.
 template <typename... Args>
-void collectAccesses(const Plan::Builder &builder,
-                     std::vector<ParameterId> &reads,
-                     std::vector<ParameterId> &writes, const Args &...args) {
-  (detail::noteAccess(builder, args, reads, writes), ...);
+CallUses collectUses(Plan::Builder &builder, const Args &...args) {
+  CallUses uses;
+  (detail::noteUse(builder, args, uses), ...);
+  return uses;
 }
 
 /// Returns the binder of a call of `kernel` on `args`.

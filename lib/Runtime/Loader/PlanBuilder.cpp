@@ -591,10 +591,12 @@ FailureOr<Plan> PlanLowering::build(Region &body) {
       if (std::optional<ParameterId> id = store.lookup(name.getValue().str()))
         writers[*id].push_back(index);
   }
+  if (failed(planInPlaceReceives(block)))
+    return failure();
   for (Operation &op : block)
-    if (!batched.contains(&op) && failed(lower(&op)))
+    if (!batched.contains(&op) && !landed.contains(&op) && failed(lower(&op)))
       return failure();
-  return std::move(builder).build();
+  return std::move(builder).build(options.shareBuffers);
 }
 
 FailureOr<Plan> openks::runtime::buildPlan(Region &body,

@@ -45,6 +45,9 @@ public:
 
 private:
   mlir::LogicalResult addInputs(mlir::Block &block);
+  /// Finds the received blocks that land straight in their parameter
+  /// (CommunicationLowering.cpp).
+  mlir::LogicalResult planInPlaceReceives(mlir::Block &block);
   /// Checks that every value of `block` fits a tensor at the largest batch.
   mlir::LogicalResult checkCapacities(mlir::Block &block);
   /// Returns the elements a value of `type` needs at the largest batch, or
@@ -124,10 +127,10 @@ private:
   /// Appends a call of `kernel` on `args` (see KernelCall.h).
   template <typename Kernel, typename... Args>
   mlir::LogicalResult call(mlir::Operation *op, Kernel kernel, Args... args) {
-    std::vector<ParameterId> reads, writes;
-    collectAccesses(builder, reads, writes, args...);
+    CallUses uses = collectUses(builder, args...);
     builder.addInstruction(bindKernel(kernel, args...), describe(op),
-                           std::move(reads), std::move(writes));
+                           std::move(uses.slots), std::move(uses.reads),
+                           std::move(uses.writes));
     return mlir::success();
   }
 
@@ -146,6 +149,17 @@ private:
   llvm::DenseMap<ParameterId, llvm::SmallVector<unsigned>> writers;
   /// The ops lowered as part of a batch begun by an op before them.
   llvm::DenseSet<mlir::Operation *> batched;
+  /// Where a received value lands in place: its parameter, and which rows
+  /// of it unless the whole.
+  struct Landing {
+    ParameterId parameter;
+    std::optional<Plan::RowRange> rows;
+  };
+  /// The received values that land in place.
+  llvm::DenseMap<mlir::Value, Landing> landings;
+  /// The ps.concat and train.write ops that blocks received in place make
+  /// redundant.
+  llvm::DenseSet<mlir::Operation *> landed;
   std::optional<ServerDirectory> directory;
 };
 

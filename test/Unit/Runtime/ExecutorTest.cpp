@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/Executor.h"
-#include "openks/Runtime/Kernels.h"
 #include "Runtime/RuntimeTesting.h"
+#include "openks/Runtime/Kernels.h"
 
 #include "gtest/gtest.h"
 #include <atomic>
@@ -94,7 +94,7 @@ Plan writerPlan(const ParameterStore &store, ParameterId id) {
           return Status::ok();
         };
       },
-      "write", /*reads=*/{}, /*writes=*/{id});
+      "write", /*slots=*/{value}, /*reads=*/{}, /*writes=*/{id});
   return std::move(builder).build();
 }
 
@@ -119,9 +119,10 @@ TEST(ExecutorTest, TwoExecutorsRunOnePlanOverOneStore) {
   SlotId ones = builder.addConstantSlot(filled(Shape{2, 1}, 1));
   SlotId lr = builder.addConstantSlot(filled(Shape{}, -1));
   builder.addInput(x, FeedSpec{DType::F32, Shape{-1, 2}});
-  builder.addInstruction(bindMatmul(x, wSlot, xw), "matmul", {w});
-  builder.addInstruction(bindMean(xw, loss), "mean");
-  builder.addInstruction(bindSgd(w, ones, lr), "sgd", {}, {w});
+  builder.addInstruction(bindMatmul(x, wSlot, xw), "matmul", {x, wSlot, xw},
+                         {w});
+  builder.addInstruction(bindMean(xw, loss), "mean", {xw, loss});
+  builder.addInstruction(bindSgd(w, ones, lr), "sgd", {ones, lr}, {}, {w});
   builder.addOutput(loss, "loss");
   const Plan plan = std::move(builder).build();
 
@@ -201,7 +202,8 @@ TEST(ExecutorTest, ErrorsNameTheFailingCallAndReleaseTheLocks) {
           return kernels::softmaxCrossEntropy(logits, labels, loss);
         };
       },
-      "step.mlir:3:7: 'train.softmax_cross_entropy'", {}, {v});
+      "step.mlir:3:7: 'train.softmax_cross_entropy'", {logits, labels, loss},
+      {}, {v});
   Plan plan = std::move(builder).build();
   Executor executor = createExecutor(plan, store);
 
@@ -260,7 +262,7 @@ TEST(ExecutorTest, RunsHoldSharedLocksForReadsAndExclusiveForWrites) {
           return Status::ok();
         };
       },
-      "probe", {}, {written});
+      "probe", {}, {}, {written});
   Plan plan = std::move(builder).build();
   Executor executor = createExecutor(plan, store);
   ASSERT_TRUE(executor.run().isOk());
@@ -282,7 +284,7 @@ TEST(ExecutorTest, ConcurrentWriterAndReaderSeeWholeValues) {
   Plan::Builder builder(store);
   SlotId ones = builder.addConstantSlot(filled(Shape{kSize}, 1));
   SlotId lr = builder.addConstantSlot(filled(Shape{}, -1));
-  builder.addInstruction(bindSgd(w, ones, lr), "sgd", {}, {w});
+  builder.addInstruction(bindSgd(w, ones, lr), "sgd", {ones, lr}, {}, {w});
   const Plan increment = std::move(builder).build();
   const Plan read = readerPlan(store, w);
 

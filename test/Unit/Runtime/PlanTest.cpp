@@ -7,13 +7,15 @@
 //===----------------------------------------------------------------------===//
 //
 // Builds plans with Plan::Builder and checks what they record: slots,
-// inputs, outputs and the parameter accesses an executor locks.
+// inputs, outputs, the parameter accesses an executor locks and which slots
+// share a buffer.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/Plan.h"
 
 #include "gtest/gtest.h"
+#include <set>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -78,9 +80,9 @@ TEST(PlanTest, AccessesAreSortedOncePerParameterWritesWinning) {
   ParameterStore store = makeStore({Shape{1}, Shape{1}, Shape{1}, Shape{1}});
   Plan::Builder builder(store);
   builder.addParameterSlot(3);
-  builder.addInstruction(nothing(), "a", /*reads=*/{2, 0}, /*writes=*/{});
-  builder.addInstruction(nothing(), "b", /*reads=*/{}, /*writes=*/{2});
-  builder.addInstruction(nothing(), "c", /*reads=*/{3, 2}, /*writes=*/{});
+  builder.addInstruction(nothing(), "a", {}, /*reads=*/{2, 0}, /*writes=*/{});
+  builder.addInstruction(nothing(), "b", {}, /*reads=*/{}, /*writes=*/{2});
+  builder.addInstruction(nothing(), "c", {}, /*reads=*/{3, 2}, /*writes=*/{});
   Plan plan = std::move(builder).build();
 
   // Parameter 1 is not touched; 2 is read and written, so it is written.
@@ -112,6 +114,80 @@ TEST(PlanTest, OutputsOfParameterSlotsBecomeCopies) {
   EXPECT_EQ(plan.instructions()[0].where, "fetching output 'w'");
   std::vector<std::pair<ParameterId, bool>> expected = {{1, false}};
   EXPECT_EQ(accessesOf(plan), expected);
+}
+
+TEST(PlanTest, SlotsLiveAtDifferentTimesShareBuffers) {
+  ParameterStore store = makeStore({Shape{4, 2}});
+  Plan::Builder builder(store);
+  SlotId input = builder.addSlot(DType::F32, 8);
+  SlotId a = builder.addSlot(DType::F32, 10);
+  SlotId b = builder.addSlot(DType::F32, 20);
+  SlotId c = builder.addSlot(DType::F32, 30);
+  SlotId ids = builder.addSlot(DType::I64, 5);
+  SlotId d = builder.addSlot(DType::F32, 5);
+  SlotId sent = builder.addSlot(DType::F32, 4);
+  SlotId e = builder.addSlot(DType::F32, 4);
+  SlotId output = builder.addSlot(DType::F32, 1);
+  SlotId unused = builder.addSlot(DType::F32, 100);
+  SlotId rows = builder.addParameterRowsSlot(0, 1, 2);
+  builder.addInput(input, FeedSpec{DType::F32, Shape{-1, 2}});
+  builder.keepOwnBuffer(sent);
+  // a: [0, 1], b: [1, 2], c: [2, 3], ids: [3, 4], d: [4, 4], sent: [4, 5],
+  // e: [5, 6]; the output is written last.
+  builder.addInstruction(nothing(), "0", {input, a});
+  builder.addInstruction(nothing(), "1", {a, b});
+  builder.addInstruction(nothing(), "2", {b, c});
+  builder.addInstruction(nothing(), "3", {c, ids, rows}, {}, {0});
+  builder.addInstruction(nothing(), "4", {ids, d, sent});
+  builder.addInstruction(nothing(), "5", {sent, e});
+  builder.addInstruction(nothing(), "6", {e, output});
+  builder.addOutput(output, "output");
+  Plan plan = std::move(builder).build();
+
+  const std::vector<Plan::Slot> &slots = plan.slots();
+  auto bufferOf = [&](SlotId slot) { return *slots[slot].buffer; };
+  // a's buffer is free again when c needs one, and grows to hold it; d and
+  // e reuse b's (the smallest free one that holds them), one after the
+  // other; ids, of another dtype, get one of their own.
+  EXPECT_EQ(bufferOf(c), bufferOf(a));
+  EXPECT_EQ(plan.buffers()[bufferOf(c)].capacity, 30);
+  EXPECT_EQ(bufferOf(d), bufferOf(b));
+  EXPECT_EQ(bufferOf(e), bufferOf(b));
+  EXPECT_EQ(plan.buffers()[bufferOf(b)].capacity, 20);
+  EXPECT_NE(bufferOf(ids), bufferOf(a));
+  EXPECT_EQ(plan.buffers()[bufferOf(ids)].dtype, DType::I64);
+  // Inputs, outputs and handed-away slots keep their own buffers, of their
+  // capacity; a slot nothing touches holds nothing.
+  std::set<size_t> buffers;
+  for (SlotId slot : {input, a, b, ids, sent, output, unused})
+    EXPECT_TRUE(buffers.insert(bufferOf(slot)).second) << slot;
+  EXPECT_EQ(plan.buffers()[bufferOf(sent)].capacity, 4);
+  EXPECT_EQ(plan.buffers()[bufferOf(unused)].capacity, 0);
+  EXPECT_EQ(plan.buffers().size(), buffers.size());
+  // The rows of the parameter are a view, not a buffer; writing them is a
+  // write of the parameter.
+  EXPECT_EQ(slots[rows].buffer, std::nullopt);
+  ASSERT_TRUE(slots[rows].rows);
+  EXPECT_EQ(slots[rows].rows->first, 1);
+  EXPECT_EQ(slots[rows].rows->count, 2);
+  EXPECT_EQ(slots[rows].capacity, 4);
+  std::vector<std::pair<ParameterId, bool>> expected = {{0, true}};
+  EXPECT_EQ(accessesOf(plan), expected);
+}
+
+TEST(PlanTest, UnsharedBuffersAreOnePerSlot) {
+  ParameterStore store = makeStore({});
+  Plan::Builder builder(store);
+  SlotId a = builder.addSlot(DType::F32, 10);
+  SlotId b = builder.addSlot(DType::F32, 20);
+  SlotId c = builder.addSlot(DType::F32, 30);
+  builder.addInstruction(nothing(), "0", {a, b});
+  builder.addInstruction(nothing(), "1", {b, c});
+  Plan plan = std::move(builder).build(/*shareBuffers=*/false);
+  ASSERT_EQ(plan.buffers().size(), 3u);
+  for (SlotId slot : {a, b, c})
+    EXPECT_EQ(plan.buffers()[*plan.slots()[slot].buffer].capacity,
+              plan.slots()[slot].capacity);
 }
 
 } // namespace

@@ -10,11 +10,13 @@
 // hands the trainer's buffer to the block's update and gives the trainer
 // the update's previous input buffer back, so no block is copied on the
 // way; a pull copies the block's current value into the trainer's own
-// buffer; an update that fails names its block.
+// buffer, or into the rows of a parameter it lands in; an update that fails
+// names its block.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/ServerRole.h"
+#include "openks/Runtime/Communication.h"
 #include "openks/Runtime/InProcessTransport.h"
 #include "openks/Runtime/Kernels.h"
 
@@ -52,7 +54,7 @@ Plan addingUpdate(const ParameterStore &store, ParameterId parameter,
           return kernels::add(param, received, param);
         };
       },
-      "adding", /*reads=*/{}, /*writes=*/{parameter});
+      "adding", /*slots=*/{received}, /*reads=*/{}, /*writes=*/{parameter});
   return std::move(builder).build();
 }
 
@@ -129,6 +131,34 @@ TEST_F(ServerRoleTest, APullCopiesTheCurrentValueIntoTheTrainersBuffer) {
   EXPECT_EQ(pulled.shape(), Shape{kWidth});
   for (int64_t i = 0; i < kWidth; ++i)
     EXPECT_EQ(pulled.data<float>()[i], 3);
+}
+
+TEST_F(ServerRoleTest, AReceivedBlockLandsInItsRowsOfTheParameter) {
+  ASSERT_NO_FATAL_FAILURE(start());
+  Tensor gradient = filled(2);
+  ASSERT_TRUE(
+      transport->push(0, 0, MessageKind::Grad, gradient, 0, soon()).isOk());
+  // The trainer's parameter has the block as its rows [4, 8) of 12.
+  Tensor parameter(DType::F32, Shape{3 * kWidth});
+  Tensor rows = Tensor::viewRows(parameter, kWidth, kWidth);
+  CommunicationContext context;
+  context.transport = transport.get();
+  ASSERT_TRUE(kernels::recv(&context, {{0, 0}}, {&rows}).isOk());
+  EXPECT_FALSE(rows.ownsBuffer());
+  for (int64_t i = 0; i < 3 * kWidth; ++i)
+    EXPECT_EQ(parameter.data<float>()[i], i / kWidth == 1 ? 3 : 0) << i;
+
+  // A block that does not have the view's shape is an error, not a write
+  // somewhere else, whether it would fit the view or not.
+  for (int64_t count : {kWidth - 1, kWidth + 1}) {
+    Tensor wrong = Tensor::viewRows(parameter, 0, count);
+    Status status = kernels::recv(&context, {{0, 0}}, {&wrong});
+    EXPECT_EQ(status.code(), StatusCode::DataLoss) << count;
+    EXPECT_EQ(status.message(),
+              fmt::format("block 0 of server 0 arrived as tensor<4xf32>, but "
+                          "its rows of the parameter are tensor<{}xf32>",
+                          count));
+  }
 }
 
 TEST_F(ServerRoleTest, AFailingUpdateNamesItsBlock) {

@@ -9,8 +9,8 @@
 #include "openks/Runtime/Tensor.h"
 
 #include "gtest/gtest.h"
-#include <limits>
 #include <cstdint>
+#include <limits>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -47,6 +47,30 @@ TEST(TensorTest, ResizingWithinCapacityKeepsTheBuffer) {
   }
   tensor.resize(Shape{65, 10});
   EXPECT_GE(tensor.capacity(), 650);
+}
+
+TEST(TensorTest, ViewsWriteTheirRowsOfTheBase) {
+  Tensor base(DType::I64, Shape{4, 3});
+  Tensor view = Tensor::viewRows(base, 1, 2);
+  EXPECT_FALSE(view.ownsBuffer());
+  EXPECT_EQ(view.shape(), (Shape{2, 3}));
+  EXPECT_EQ(view.capacity(), 6);
+  for (int64_t i = 0; i < 6; ++i)
+    view.data<int64_t>()[i] = i + 1;
+  for (int64_t i = 0; i < 12; ++i)
+    EXPECT_EQ(base.data<int64_t>()[i], i >= 3 && i < 9 ? i - 2 : 0) << i;
+
+  // Moved, a view stays a view of the same rows.
+  Tensor moved = std::move(view);
+  EXPECT_FALSE(moved.ownsBuffer());
+  EXPECT_EQ(moved.data<int64_t>(), base.data<int64_t>() + 3);
+
+  // Grown past its rows, it owns a buffer of its own and leaves the base
+  // alone.
+  moved.resize(Shape{3, 3});
+  EXPECT_TRUE(moved.ownsBuffer());
+  moved.setZero();
+  EXPECT_EQ(base.data<int64_t>()[3], 1);
 }
 
 TEST(TensorTest, CopiesShapeAndContents) {

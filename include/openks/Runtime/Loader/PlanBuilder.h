@@ -32,6 +32,10 @@ struct PlanOptions {
   int64_t maxBatch = 1;
   /// Mixed into every initializer seed (see mixSeed); 0 keeps the IR's.
   uint64_t runSeed = 0;
+  /// Whether values that are not live at once share buffers (see Plan.h);
+  /// turning it off only helps to tell whether a kernel reads a buffer it
+  /// did not write.
+  bool shareBuffers = true;
 };
 
 /// Builds the store of the parameters declared in the body of `symbolTable`

@@ -14,17 +14,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Runtime/RuntimeTesting.h"
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/InitAllDialects.h"
 #include "openks/Runtime/Executor.h"
 #include "openks/Runtime/Loader/PlanBuilder.h"
-#include "Runtime/RuntimeTesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
+#include <algorithm>
 #include <thread>
 
 using namespace mlir;
@@ -219,6 +220,107 @@ TEST_F(JobPlanTest, ServerUpdatesShareOneStoreWithSliceConsistentBlocks) {
   for (size_t i = 0; i < b.size(); ++i)
     EXPECT_NEAR(b[i], bBefore[i] - kRuns * 0.25f, 1e-4) << i;
   EXPECT_EQ(values(parameter(*store, "lr").value), std::vector<float>{0.5f});
+}
+
+/// A sync job whose worker pulls @w as two row blocks and @s whole, after
+/// reading @w for its loss, which it computes before the receives or, if
+/// `lossAfterReceives`, after them.
+std::string receivingJob(bool lossAfterReceives) {
+  const char *loss =
+      "%loss = train.mean %w : (tensor<4x2xf32>) -> tensor<f32>\n";
+  return std::string(R"mlir(
+    module attributes {ps.job = #ps.job<mode = sync, trainers = 1,
+        endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"],
+        slice_var_up = true, split_method = round_robin,
+        min_block_size = 2, geo_push_steps = 100>} {
+      ps.worker @trainer main @step startup @startup {
+        train.param @w : tensor<4x2xf32> init #train.constant<0.0>
+        train.param @s : tensor<f32> init #train.constant<0.0>
+        train.step @startup() {
+          train.yield
+        }
+        train.step @step() -> tensor<f32> {
+          %w = train.read @w : tensor<4x2xf32>
+          )mlir") +
+         (lossAfterReceives ? "" : loss) + R"mlir(
+          %top = ps.recv @ps1::@w.block0 : tensor<2x2xf32>
+          %bottom = ps.recv @ps0::@w.block1 : tensor<2x2xf32>
+          %s = ps.recv @ps0::@s : tensor<f32>
+          ps.fetch_barrier [@ps0, @ps1]
+          )mlir" +
+         (lossAfterReceives ? loss : "") + R"mlir(
+          train.write %s to @s : tensor<f32>
+          %whole = ps.concat %top, %bottom
+              : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+          train.write %whole to @w : tensor<4x2xf32>
+          train.yield %loss : tensor<f32>
+        }
+      }
+      ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+        ps.block @w.block1 : tensor<2x2xf32> of @w : tensor<4x2xf32>
+            rows [2, 4) init #train.constant<0.0> frozen
+        ps.block @s : tensor<f32> init #train.constant<0.0> frozen
+      }
+      ps.server @ps1 endpoint "127.0.0.1:6171" fan_in 1 mode sync {
+        ps.block @w.block0 : tensor<2x2xf32> of @w : tensor<4x2xf32>
+            rows [0, 2) init #train.constant<0.0> frozen
+      }
+    }
+  )mlir";
+}
+
+/// Returns the names of the ops of the instructions of `plan`.
+std::vector<std::string> instructionOps(const Plan &plan) {
+  std::vector<std::string> ops;
+  for (const Plan::Instruction &instruction : plan.instructions())
+    ops.push_back(instruction.where.substr(instruction.where.find('\'')));
+  return ops;
+}
+
+TEST_F(JobPlanTest, ReceivedBlocksLandInTheirParameter) {
+  ASSERT_TRUE(parse(receivingJob(/*lossAfterReceives=*/false).c_str()));
+  auto worker = cast<ps::WorkerOp>(module->lookupSymbol("trainer"));
+  FailureOr<ParameterStore> store = buildParameterStore(worker, PlanOptions());
+  ASSERT_TRUE(succeeded(store));
+  auto step = cast<train::StepOp>(worker.lookupSymbol("step"));
+  Plan plan = planOf(step.getBody(), *store);
+
+  // Neither a concat nor a write is left: the receive writes both.
+  EXPECT_EQ(instructionOps(plan),
+            (std::vector<std::string>{"'train.mean'", "'ps.recv'",
+                                      "'ps.fetch_barrier'"}));
+  ParameterId w = *store->lookup("w"), s = *store->lookup("s");
+  std::vector<ParameterId> writes = plan.instructions()[1].writes;
+  std::sort(writes.begin(), writes.end());
+  writes.erase(std::unique(writes.begin(), writes.end()), writes.end());
+  EXPECT_EQ(writes, (std::vector<ParameterId>{w, s}));
+  // The blocks are views of @w's rows [0, 2) and [2, 4); @s is @s.
+  std::vector<std::pair<int64_t, int64_t>> rows;
+  for (const Plan::Slot &slot : plan.slots())
+    if (slot.parameter == w && slot.rows)
+      rows.emplace_back(slot.rows->first, slot.rows->count);
+  EXPECT_EQ(rows, (std::vector<std::pair<int64_t, int64_t>>{{0, 2}, {2, 2}}));
+  ASSERT_EQ(plan.accesses().size(), 2u);
+  for (const Plan::ParameterAccess &access : plan.accesses())
+    EXPECT_TRUE(access.write) << access.parameter;
+}
+
+TEST_F(JobPlanTest, ReceivedBlocksWaitForTheParametersLastRead) {
+  ASSERT_TRUE(parse(receivingJob(/*lossAfterReceives=*/true).c_str()));
+  auto worker = cast<ps::WorkerOp>(module->lookupSymbol("trainer"));
+  FailureOr<ParameterStore> store = buildParameterStore(worker, PlanOptions());
+  ASSERT_TRUE(succeeded(store));
+  auto step = cast<train::StepOp>(worker.lookupSymbol("step"));
+  Plan plan = planOf(step.getBody(), *store);
+
+  // The mean reads @w after the receives, so @w's blocks keep their concat
+  // and write; @s, which nothing reads, still lands in place.
+  EXPECT_EQ(instructionOps(plan),
+            (std::vector<std::string>{"'ps.recv'", "'ps.fetch_barrier'",
+                                      "'train.mean'", "'ps.concat'",
+                                      "'train.write'"}));
+  ParameterId s = *store->lookup("s");
+  EXPECT_EQ(plan.instructions()[0].writes, std::vector<ParameterId>{s});
 }
 
 TEST_F(JobPlanTest, CommunicationNeedsATransport) {
