@@ -8,8 +8,9 @@
 //
 // One progress line per reported step on a terminal, refreshed in place;
 // otherwise (a log, a pipe) a plain line every `every` steps and after the
-// last one. Each line has the step, the loss and the samples per second
-// since the previous line.
+// last one. Each line has the step, the loss, the samples per second since
+// the previous line and, before the last step, the time the remaining steps
+// will take at the run's average pace so far ("ETA 1m05s").
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +38,10 @@ private:
   int64_t totalSteps_;
   int64_t every_;
   bool terminal_;
-  Clock::time_point windowStart_ = Clock::now();
+  Clock::time_point start_ = Clock::now();
+  /// The step before the first one reported (a resumed run starts late).
+  int64_t startStep_ = -1;
+  Clock::time_point windowStart_ = start_;
   int64_t windowRows_ = 0;
 };
 
