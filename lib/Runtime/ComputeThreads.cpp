@@ -6,10 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// oneDNN, the GEMM's library, runs on OpenMP: a thread's budget is its
-// OpenMP thread count, which OpenMP keeps per thread. The two OpenMP entry
-// points are declared here, by their C ABI, rather than through <omp.h>,
-// which only the compiler that provides the runtime ships.
+// A thread's budget is a thread-local count. The GEMM spends it on a pool
+// of its own (see Kernels/Gemm.cpp), not on OpenMP's threads, whose
+// spin-waiting makes a loaded machine many times slower.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,12 +16,10 @@
 
 #include <algorithm>
 #include <cassert>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <sched.h>
-
-extern "C" {
-void omp_set_num_threads(int threads);
-int omp_get_max_threads(void);
-}
 
 using namespace openks;
 using namespace openks::runtime;
@@ -34,12 +31,34 @@ int runtime::getAvailableCpus() {
   return std::max(1, CPU_COUNT(&cpus));
 }
 
-void runtime::setComputeThreads(int threads) {
-  assert(threads >= 1 && "a budget is at least one thread");
-  omp_set_num_threads(threads);
+/// The calling thread's budget; 0 until it sets one.
+static thread_local int budget = 0;
+
+/// Returns the budget of threads that set none: OMP_NUM_THREADS (its first
+/// count, as OpenMP reads it) when that is a positive count, else every
+/// available CPU.
+static int getDefaultBudget() {
+  static const int threads = [] {
+    const char *value = std::getenv("OMP_NUM_THREADS");
+    int count = 0;
+    if (value &&
+        std::from_chars(value, value + std::strlen(value), count).ec ==
+            std::errc() &&
+        count >= 1)
+      return count;
+    return getAvailableCpus();
+  }();
+  return threads;
 }
 
-int runtime::getComputeThreads() { return omp_get_max_threads(); }
+void runtime::setComputeThreads(int threads) {
+  assert(threads >= 1 && "a budget is at least one thread");
+  budget = threads;
+}
+
+int runtime::getComputeThreads() {
+  return budget ? budget : getDefaultBudget();
+}
 
 std::vector<int> runtime::splitComputeThreads(int total, int servers,
                                               int trainers) {

@@ -57,8 +57,4 @@ if("undefined" IN_LIST OPENKS_SANITIZE)
 endif()
 add_compile_options(${_openks_san_flags})
 add_link_options(${_openks_san_flags})
-if("thread" IN_LIST OPENKS_SANITIZE)
-  # GCC says so with __SANITIZE_THREAD__, Clang only through __has_feature.
-  add_compile_definitions(OPENKS_THREAD_SANITIZER)
-endif()
 message(STATUS "OpenKS: building with sanitizers ${_openks_san_list}")

@@ -9,9 +9,13 @@
 // The one GEMM every matrix kernel calls. f32 products go to oneDNN's sgemm,
 // which picks its code for the CPU it runs on (AVX-512, AVX2, SSE4.1) when
 // it is first called, so the binaries stay baseline x86-64 and still run at
-// the machine's speed; it runs on as many threads as the calling thread's
-// compute budget allows (see ComputeThreads.h). f64 products, which no
-// example trains in, go to Eigen.
+// the machine's speed. A large product is cut into ranges of its result's
+// rows or columns, as many as the calling thread's compute budget allows
+// (see ComputeThreads.h), which run on that thread and a pool of its own,
+// each range on one thread of oneDNN's: unlike OpenMP's threads, the pool's
+// wait without spinning, so a loaded machine does not make a product wait
+// for a thread that is not running. f64 products, which no example trains
+// in, go to Eigen.
 //
 //===----------------------------------------------------------------------===//
 
