@@ -526,6 +526,7 @@ static StatusOr<CheckpointInfo> readPaddleDirectory(const std::string &dir) {
   std::sort(names.begin(), names.end());
   CheckpointInfo info;
   info.mode = "paddle";
+  info.hasManifest = false;
   for (const std::string &name : names) {
     std::string path = (fs::path(dir) / name).string();
     StatusOr<std::string> bytes = readFile(path, kMaxVariableFileBytes);
@@ -626,9 +627,9 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
   return info;
 }
 
-/// Reads and checks the file of `variable` in `dir`.
-static StatusOr<Tensor> readVariable(const std::string &dir,
-                                     const CheckpointVariable &variable) {
+StatusOr<Tensor>
+openks::runtime::readCheckpointVariable(const std::string &dir,
+                                        const CheckpointVariable &variable) {
   std::string path = (fs::path(dir) / variable.name).string();
   StatusOr<std::string> bytes = readFile(path, variable.bytes);
   if (!bytes)
@@ -748,7 +749,7 @@ openks::runtime::loadCheckpoint(const std::string &dir,
             dtypeName(parameter.value.dtype()), parameter.wholeShape.str());
       OPENKS_RETURN_IF_ERROR(checkRows(parameter));
     }
-    StatusOr<Tensor> value = readVariable(source, variable);
+    StatusOr<Tensor> value = readCheckpointVariable(source, variable);
     if (!value)
       return value.status();
     OPENKS_RETURN_IF_ERROR(

@@ -87,6 +87,10 @@ struct CheckpointInfo {
   /// single-process training.
   std::string mode;
   std::vector<CheckpointVariable> variables;
+  /// Whether the directory has a manifest; false for Paddle's
+  /// save_persistables output, whose variables' sizes and checksums are
+  /// those of the files as they were listed.
+  bool hasManifest = true;
 };
 
 /// Returns the manifest's name of `mode`.
@@ -133,6 +137,13 @@ gatherVariable(const std::vector<const ParameterStore *> &stores,
 /// Reads and checks the manifest of the checkpoint `dir`; lists the tensor
 /// files of a directory without one (Paddle's save_persistables output).
 StatusOr<CheckpointInfo> readCheckpointInfo(const std::string &dir);
+
+/// Reads the file of `variable`, as readCheckpointInfo lists it in the
+/// checkpoint `dir`, and checks it against that listing: its size, CRC-32C,
+/// element type and shape. Fails naming the file when it is missing, not a
+/// regular file, truncated, damaged or not a tensor file.
+StatusOr<Tensor> readCheckpointVariable(const std::string &dir,
+                                        const CheckpointVariable &variable);
 
 /// Fills every parameter of `stores` with its rows of its origin's variable
 /// in the checkpoint `dir`; every file is checked against the manifest,

@@ -282,6 +282,41 @@ TEST_F(CheckpointTest, WritesOneFilePerVariableAndAManifest) {
   EXPECT_EQ(counter->tensor.data<int64_t>()[0], 3);
 }
 
+TEST_F(CheckpointTest, ReadsOneWholeVariableOfAnyLayoutOrPaddles) {
+  // Saved from two stores, read back whole, as openks-ckpt reads it.
+  saveTwoStores(4);
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(dir_);
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  EXPECT_TRUE(info->hasManifest);
+  // Sorted by name: beta_pow, counter, w, w.moment.
+  const CheckpointVariable listedW = info->variables.at(2);
+  ASSERT_EQ(listedW.name, "w");
+  StatusOr<Tensor> w = readCheckpointVariable(dir_, listedW);
+  ASSERT_TRUE(w.isOk()) << w.status().message();
+  ASSERT_EQ(w->shape(), (Shape{kRows, 2}));
+  for (int64_t i = 0; i < w->numel(); ++i)
+    EXPECT_EQ(w->data<float>()[i], static_cast<float>(0.5 * i + 4)) << i;
+
+  // The same file without the manifest is Paddle's, and reads the same.
+  fs::remove(fs::path(dir_) / kCheckpointManifest);
+  StatusOr<CheckpointInfo> paddle = readCheckpointInfo(dir_);
+  ASSERT_TRUE(paddle.isOk()) << paddle.status().message();
+  EXPECT_FALSE(paddle->hasManifest);
+  ASSERT_EQ(paddle->variables.at(2).crc32c, listedW.crc32c);
+  StatusOr<Tensor> paddleW = readCheckpointVariable(dir_, paddle->variables[2]);
+  ASSERT_TRUE(paddleW.isOk()) << paddleW.status().message();
+  EXPECT_EQ(std::memcmp(paddleW->rawData(), w->rawData(), w->numel() * 4), 0);
+
+  // A file changed since it was listed is refused, naming it.
+  fs::resize_file(fs::path(dir_) / "w", listedW.bytes - 3);
+  StatusOr<Tensor> truncated = readCheckpointVariable(dir_, listedW);
+  ASSERT_FALSE(truncated.isOk());
+  EXPECT_EQ(truncated.status().code(), StatusCode::DataLoss);
+  EXPECT_NE(truncated.status().message().find(dir_ + "/w: truncated"),
+            std::string::npos)
+      << truncated.status().message();
+}
+
 TEST_F(CheckpointTest, AFailedSaveLeavesThePreviousCheckpoint) {
   std::vector<ParameterStore> first = saveTwoStores(1);
   // A file size limit makes the write of the largest file fail after the
