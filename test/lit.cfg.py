@@ -31,7 +31,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
 # mlir-opt is Debian's stock one, from LLVM's own bin folder.
 tools = [
-    "openks-launch", "openks-opt", "openks-run", "openks-translate", "mlir-opt",
+    "openks-ckpt", "openks-launch", "openks-opt", "openks-run",
+    "openks-translate", "mlir-opt",
     "fleet-train-example",
     "openks-lsp-server", "openks-reduce",
 ]
