@@ -6,11 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Parses "head<TAB>relation<TAB>tail" lines, as FB15k and WN18 ship them,
-// into id triples, numbering names by first appearance, and corrupts each
-// served triple into negative samples. A negative is drawn from Philox
-// keyed by the seed and counted by the triple's position in the stream of
-// served rows, so every shard draws what one process would.
+// Parses "head<TAB>relation<TAB>tail" lines, as FB15k and WN18 ship them
+// (or the columns in another order, or OpenKE's train2id.txt), into id
+// triples, numbering names by first appearance or by the id maps of an
+// earlier run, and corrupts each served triple into negative samples. A
+// negative is drawn from Philox keyed by the seed and counted by the triple's
+// position in the stream of served rows, so every shard draws what one process
+// would.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +20,9 @@
 #include "openks/Runtime/Random.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 using namespace openks;
@@ -35,26 +39,78 @@ struct TriplesOptions {
   /// Negatives per triple; -1 until given or taken from the feeds.
   int64_t negatives = -1;
   Corrupt corrupt = Corrupt::Both;
-  /// Whether the fields are integer ids rather than names.
-  bool integerIds = false;
+  /// Whether the fields are integer ids rather than names; none until given.
+  std::optional<bool> integerIds;
+  /// Whether the file is OpenKE's: a count line, then "head tail relation"
+  /// integer ids separated by blanks.
+  bool openKE = false;
+  /// The column of the head, the relation and the tail; none until given.
+  std::optional<std::array<int, 3>> columns;
+  /// The directory of entities.tsv and relations.tsv to number names by,
+  /// if given.
+  std::string maps;
   /// The entity and relation counts; -1 until given or read.
   int64_t entities = -1;
   int64_t relations = -1;
 };
 
-/// Numbers the names of entities or relations in order of first appearance.
+/// Numbers the names of entities or relations in order of first appearance,
+/// or as an id map file says.
 class Vocabulary {
 public:
-  /// Returns the id of `name`, numbering it if new.
-  int64_t idOf(std::string_view name) {
+  /// Returns the id of `name`, numbering it if new; nothing when the
+  /// numbering was read from a map that lacks it.
+  std::optional<int64_t> idOf(std::string_view name) {
+    if (!map_.empty()) {
+      auto it = ids_.find(std::string(name));
+      return it == ids_.end() ? std::nullopt
+                              : std::optional<int64_t>(it->second);
+    }
     auto [it, inserted] =
         ids_.try_emplace(std::string(name), static_cast<int64_t>(ids_.size()));
     return it->second;
   }
   int64_t size() const { return static_cast<int64_t>(ids_.size()); }
+  /// Returns the map file the numbering was read from, if any.
+  const std::string &map() const { return map_; }
+
+  /// Reads the numbering from `path`, "id<TAB>name" lines (DGL-KE's
+  /// entities.tsv and relations.tsv) giving the ids 0 to N - 1 once each.
+  Status read(const std::string &path) {
+    std::vector<char> seen;
+    OPENKS_RETURN_IF_ERROR(forEachDataLine(path, [&](std::string_view line) {
+      size_t tab = line.find('\t');
+      if (tab == std::string_view::npos)
+        return Status::invalidArgument("expected id<TAB>name");
+      std::string_view name = trimSpace(line.substr(tab + 1));
+      int64_t id = 0;
+      if (!parseInteger(trimSpace(line.substr(0, tab)), id).isOk() || id < 0 ||
+          id >= kMaxTensorElements)
+        return Status::invalidArgument("'{}' is not an id",
+                                       trimSpace(line.substr(0, tab)));
+      if (name.empty())
+        return Status::invalidArgument("id {} has no name", id);
+      if (static_cast<size_t>(id) >= seen.size())
+        seen.resize(id + 1);
+      if (seen[id])
+        return Status::invalidArgument("id {} is given twice", id);
+      seen[id] = true;
+      if (!ids_.try_emplace(std::string(name), id).second)
+        return Status::invalidArgument("'{}' is given twice", name);
+      return Status::ok();
+    }));
+    auto gap = std::find(seen.begin(), seen.end(), false);
+    if (gap != seen.end())
+      return Status::invalidArgument(
+          "{}: id {} is missing: the ids must be 0 to {}", path,
+          gap - seen.begin(), seen.size() - 1);
+    map_ = path;
+    return Status::ok();
+  }
 
 private:
   std::unordered_map<std::string, int64_t> ids_;
+  std::string map_;
 };
 
 /// Serves the triples and their negatives.
@@ -123,6 +179,29 @@ static Status parseOptions(std::string_view text, TriplesOptions &options) {
           options.integerIds = value == "integers";
           return Status::ok();
         }
+        if (key == "order") {
+          if (value == "hrt")
+            options.columns = {0, 1, 2};
+          else if (value == "htr")
+            options.columns = {0, 2, 1};
+          else
+            return Status::invalidArgument("order must be hrt or htr, got '{}'",
+                                           value);
+          return Status::ok();
+        }
+        if (key == "format") {
+          if (value != "tsv" && value != "openke")
+            return Status::invalidArgument(
+                "format must be tsv or openke, got '{}'", value);
+          options.openKE = value == "openke";
+          return Status::ok();
+        }
+        if (key == "maps") {
+          if (value.empty())
+            return Status::invalidArgument("maps needs a directory");
+          options.maps = std::string(value);
+          return Status::ok();
+        }
         struct Integer {
           const char *key;
           int64_t *value;
@@ -140,7 +219,7 @@ static Status parseOptions(std::string_view text, TriplesOptions &options) {
         if (option == std::end(integers))
           return Status::invalidArgument(
               "unknown option '{}' (expected negatives, seed, corrupt, ids, "
-              "entities or relations)",
+              "order, format, maps, entities or relations)",
               key);
         if (!parseInteger(value, *option->value).isOk() ||
             *option->value < option->min || *option->value > option->max)
@@ -212,60 +291,116 @@ static Status parseId(std::string_view field, int64_t limit, int64_t &id) {
   return Status::ok();
 }
 
-/// Reads the triples of `path` into `triples`, numbering names or taking
-/// integer ids, and sets the entity and relation counts in `options`.
-static Status readTriples(const std::string &path, TriplesOptions &options,
-                          std::vector<int64_t> &triples) {
-  Vocabulary entities, relations;
-  int64_t entityLimit =
-      options.entities > 0 ? options.entities : kMaxTensorElements;
-  int64_t relationLimit =
-      options.relations > 0 ? options.relations : kMaxTensorElements;
-  int64_t maxEntity = -1, maxRelation = -1;
-  OPENKS_RETURN_IF_ERROR(forEachDataLine(path, [&](std::string_view line) {
+/// Splits a data line into its three fields, in the file's order: tab
+/// separated, or blank separated in OpenKE's files. `expected` describes a
+/// line for errors.
+static Status splitFields(std::string_view line, const TriplesOptions &options,
+                          const std::string &expected,
+                          std::array<std::string_view, 3> &fields) {
+  if (!options.openKE) {
     int64_t tabs = std::count(line.begin(), line.end(), '\t');
     if (tabs != 2)
       return Status::invalidArgument(
-          "expected head<TAB>relation<TAB>tail, got {} tab-separated field{}",
-          tabs + 1, tabs == 0 ? "" : "s");
-    std::string_view fields[3];
+          "expected {}, got {} tab-separated field{}", expected, tabs + 1,
+          tabs == 0 ? "" : "s");
     for (std::string_view &field : fields) {
       size_t tab = std::min(line.find('\t'), line.size());
       field = trimSpace(line.substr(0, tab));
       line.remove_prefix(std::min(tab + 1, line.size()));
     }
-    const char *kNames[] = {"head", "relation", "tail"};
+    return Status::ok();
+  }
+  size_t count = 0;
+  while (!(line = trimSpace(line)).empty()) {
+    size_t end = std::min(line.find_first_of(" \t"), line.size());
+    if (count < fields.size())
+      fields[count] = line.substr(0, end);
+    ++count;
+    line.remove_prefix(end);
+  }
+  if (count != fields.size())
+    return Status::invalidArgument("expected {}, got {} field{}", expected,
+                                   count, count == 1 ? "" : "s");
+  return Status::ok();
+}
+
+/// Reads the triples of `path` into `triples`, numbering names (by first
+/// appearance or by the maps) or taking integer ids, and sets the entity
+/// and relation counts in `options`.
+static Status readTriples(const std::string &path, TriplesOptions &options,
+                          std::vector<int64_t> &triples) {
+  Vocabulary entities, relations;
+  if (!options.maps.empty()) {
+    OPENKS_RETURN_IF_ERROR(entities.read(options.maps + "/entities.tsv"));
+    OPENKS_RETURN_IF_ERROR(relations.read(options.maps + "/relations.tsv"));
+  }
+  int64_t entityLimit =
+      options.entities > 0 ? options.entities : kMaxTensorElements;
+  int64_t relationLimit =
+      options.relations > 0 ? options.relations : kMaxTensorElements;
+  int64_t maxEntity = -1, maxRelation = -1;
+  const char *kNames[] = {"head", "relation", "tail"};
+  std::array<int, 3> columns = *options.columns;
+  std::string expected;
+  for (int column = 0; column < 3; ++column)
+    expected += std::string(column ? (options.openKE ? " " : "<TAB>") : "") +
+                kNames[std::find(columns.begin(), columns.end(), column) -
+                       columns.begin()];
+  // OpenKE's files begin with their count of triples.
+  std::optional<int64_t> declared;
+  OPENKS_RETURN_IF_ERROR(forEachDataLine(path, [&](std::string_view line) {
+    if (options.openKE && !declared) {
+      int64_t count = 0;
+      if (!parseInteger(line, count).isOk() || count < 0)
+        return Status::invalidArgument(
+            "expected the count of triples that OpenKE's files begin with, "
+            "got '{}'",
+            line);
+      declared = count;
+      return Status::ok();
+    }
+    std::array<std::string_view, 3> fields;
+    OPENKS_RETURN_IF_ERROR(splitFields(line, options, expected, fields));
     int64_t ids[3];
-    for (int field = 0; field < 3; ++field) {
-      if (fields[field].empty())
-        return Status::invalidArgument("the {} is empty", kNames[field]);
-      bool relation = field == 1;
-      if (options.integerIds) {
-        OPENKS_RETURN_IF_ERROR(parseId(fields[field],
-                                       relation ? relationLimit : entityLimit,
-                                       ids[field])
-                                   .withContext(kNames[field]));
-      } else {
-        ids[field] = relation ? relations.idOf(fields[field])
-                              : entities.idOf(fields[field]);
-        int64_t count = relation ? relations.size() : entities.size();
-        if (count > (relation ? relationLimit : entityLimit))
-          return Status::invalidArgument(
-              "{} '{}' makes {} distinct {}, more than {}={}", kNames[field],
-              fields[field], count, relation ? "relations" : "entities",
-              relation ? "relations" : "entities",
-              relation ? relationLimit : entityLimit);
+    for (int part = 0; part < 3; ++part) {
+      std::string_view field = fields[columns[part]];
+      if (field.empty())
+        return Status::invalidArgument("the {} is empty", kNames[part]);
+      bool relation = part == 1;
+      if (*options.integerIds) {
+        OPENKS_RETURN_IF_ERROR(
+            parseId(field, relation ? relationLimit : entityLimit, ids[part])
+                .withContext(kNames[part]));
+        continue;
       }
+      Vocabulary &names = relation ? relations : entities;
+      std::optional<int64_t> id = names.idOf(field);
+      if (!id)
+        return Status::invalidArgument("{} '{}' is not in {}", kNames[part],
+                                       field, names.map());
+      ids[part] = *id;
+      if (names.size() > (relation ? relationLimit : entityLimit))
+        return Status::invalidArgument(
+            "{} '{}' makes {} distinct {}, more than {}={}", kNames[part],
+            field, names.size(), relation ? "relations" : "entities",
+            relation ? "relations" : "entities",
+            relation ? relationLimit : entityLimit);
     }
     maxEntity = std::max({maxEntity, ids[0], ids[2]});
     maxRelation = std::max(maxRelation, ids[1]);
     triples.insert(triples.end(), ids, ids + 3);
     return Status::ok();
   }));
+  if (declared && *declared != static_cast<int64_t>(triples.size() / 3))
+    return Status::invalidArgument(
+        "{}: the first line counts {} triples, but the file holds {}", path,
+        *declared, triples.size() / 3);
+  // With maps, every entity and relation they name counts.
   if (options.entities < 0)
-    options.entities = maxEntity + 1;
+    options.entities = options.maps.empty() ? maxEntity + 1 : entities.size();
   if (options.relations < 0)
-    options.relations = maxRelation + 1;
+    options.relations =
+        options.maps.empty() ? maxRelation + 1 : relations.size();
   return Status::ok();
 }
 
@@ -281,6 +416,17 @@ Status openks::runtime::detail::openTriples(
   if (comma != std::string_view::npos)
     OPENKS_RETURN_IF_ERROR(parseOptions(spec.substr(comma + 1), options)
                                .withContext("triples data"));
+  if (options.openKE && !options.integerIds.value_or(true))
+    return Status::invalidArgument(
+        "triples data: OpenKE's files hold integer ids, not names");
+  if (!options.integerIds)
+    options.integerIds = options.openKE;
+  if (!options.maps.empty() && *options.integerIds)
+    return Status::invalidArgument(
+        "triples data: maps number names, and ids=integers has none");
+  if (!options.columns)
+    options.columns = options.openKE ? std::array<int, 3>{0, 2, 1}
+                                     : std::array<int, 3>{0, 1, 2};
   Layout layout;
   OPENKS_RETURN_IF_ERROR(checkTriplesLayout(feeds, options, layout));
   std::vector<int64_t> triples;

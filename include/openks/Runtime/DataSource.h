@@ -118,7 +118,9 @@ public:
 ///   [0, `entities`); negative j of the row served p-th (over all shards
 ///   and epochs) is drawn by Philox keyed by `seed` (default 1) at counter
 ///   p * N + j, so it does not depend on the shard. Options: `negatives`,
-///   `seed`, `corrupt`, `ids`, `entities`, `relations` (docs/Runtime.md).
+///   `seed`, `corrupt`, `ids`, `order` (hrt or htr), `format` (tsv or
+///   openke), `maps` (a directory of entities.tsv and relations.tsv id maps
+///   that number the names), `entities`, `relations` (docs/Runtime.md).
 ///
 /// D and K must be static; the batch dimension may be static or dynamic.
 /// Fails with a message when the spec, the shard, the layout or the file is

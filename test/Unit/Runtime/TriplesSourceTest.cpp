@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Knowledge-graph triples: numbering names by first appearance, seeded
-// negative sampling that corrupts one side, sharding, and errors.
+// Knowledge-graph triples: numbering names by first appearance or by id
+// maps, column orders and OpenKE's files, seeded negative sampling that
+// corrupts one side, sharding, and errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,6 +157,94 @@ TEST_F(DataSourceTest, TriplesShardsConcatenate) {
   expectShardsConcatenate("triples:" + path + ",corrupt=tail", tripleSpecs(1));
 }
 
+TEST_F(DataSourceTest, TriplesTakeTheColumnsInTheOrderGiven) {
+  std::vector<FeedSpec> specs = tripleSpecs(0);
+  Feeds feeds(specs);
+  std::string path = write("htr.txt", "a\tb\tr\nb\tc\ts\n");
+  std::unique_ptr<DataSource> source =
+      open("triples:" + path + ",order=htr", specs);
+  std::vector<std::vector<double>> batch = nextBatch(*source, feeds, 2);
+  EXPECT_EQ(batch[0], std::vector<double>({0, 1}));
+  EXPECT_EQ(batch[1], std::vector<double>({0, 1}));
+  EXPECT_EQ(batch[2], std::vector<double>({1, 2}));
+
+  // OpenKE's train2id.txt: a count, then "head tail relation" ids.
+  path = write("train2id.txt", "3\n0 1 0\n2\t0 1\n  1 2   1\n");
+  source = open("triples:" + path + ",format=openke", specs);
+  batch = nextBatch(*source, feeds, 3);
+  EXPECT_EQ(batch[0], std::vector<double>({0, 2, 1}));
+  EXPECT_EQ(batch[1], std::vector<double>({0, 1, 1}));
+  EXPECT_EQ(batch[2], std::vector<double>({1, 0, 2}));
+
+  const std::pair<const char *, std::string> errors[] = {
+      {"2\n0 1 0\n", ": the first line counts 2 triples, but the file "
+                     "holds 1"},
+      {"0 1 0\n", ":1: expected the count of triples that OpenKE's files "
+                  "begin with, got '0 1 0'"},
+      {"1\n0 1\n", ":2: expected head tail relation, got 2 fields"},
+      {"1\n0 1 x\n", ":2: relation: 'x' is not an integer id >= 0"},
+  };
+  for (const auto &[contents, message] : errors) {
+    std::string bad = write("bad2id.txt", contents);
+    EXPECT_EQ(openError("triples:" + bad + ",format=openke", specs),
+              bad + message)
+        << contents;
+  }
+  std::string bad = write("bad.txt", "a\tb\n");
+  EXPECT_EQ(openError("triples:" + bad + ",order=htr", specs),
+            bad + ":1: expected head<TAB>tail<TAB>relation, got 2 "
+                  "tab-separated fields");
+  EXPECT_EQ(openError("triples:" + bad + ",order=rht", specs),
+            "triples data: order must be hrt or htr, got 'rht'");
+  EXPECT_EQ(openError("triples:" + bad + ",format=openke,ids=names", specs),
+            "triples data: OpenKE's files hold integer ids, not names");
+}
+
+TEST_F(DataSourceTest, TriplesNumberNamesByTheirIdMaps) {
+  std::vector<FeedSpec> specs = tripleSpecs(1);
+  Feeds feeds(specs);
+  std::string entities = write("entities.tsv", "2\t/m/c\n0\t/m/a\n"
+                                               "1\t/m/b\n3\t/m/unused\n");
+  write("relations.tsv", "0\t/r/y\n1\t/r/x\n");
+  std::string dir = entities.substr(0, entities.rfind('/'));
+  std::string test = write("test.txt", "/m/c\t/r/x\t/m/a\n"
+                                       "/m/b\t/r/y\t/m/c\n");
+  std::unique_ptr<DataSource> source =
+      open("triples:" + test + ",maps=" + dir, specs);
+  std::vector<std::vector<double>> batch = nextBatch(*source, feeds, 2);
+  EXPECT_EQ(batch[0], std::vector<double>({2, 1}));
+  EXPECT_EQ(batch[1], std::vector<double>({1, 0}));
+  EXPECT_EQ(batch[2], std::vector<double>({0, 2}));
+  // Negatives come from every entity of the map, the unused one included.
+  std::set<double> drawn;
+  for (int i = 0; i < 200; ++i) {
+    batch = nextBatch(*source, feeds, 2);
+    drawn.insert(batch[3].begin(), batch[3].end());
+    drawn.insert(batch[4].begin(), batch[4].end());
+  }
+  EXPECT_EQ(drawn, (std::set<double>{0, 1, 2, 3}));
+
+  std::string unknown = write("unknown.txt", "/m/a\t/r/x\t/m/new\n");
+  EXPECT_EQ(openError("triples:" + unknown + ",maps=" + dir, specs),
+            unknown + ":1: tail '/m/new' is not in " + entities);
+  EXPECT_EQ(
+      openError("triples:" + test + ",maps=" + dir + ",ids=integers", specs),
+      "triples data: maps number names, and ids=integers has none");
+  const std::pair<const char *, std::string> badMaps[] = {
+      {"0\t/m/a\n0\t/m/b\n", ":2: id 0 is given twice"},
+      {"0\t/m/a\n1\t/m/a\n", ":2: '/m/a' is given twice"},
+      {"0\t/m/a\n2\t/m/b\n", ": id 1 is missing: the ids must be 0 to 2"},
+      {"x\t/m/a\n", ":1: 'x' is not an id"},
+      {"/m/a\n", ":1: expected id<TAB>name"},
+  };
+  for (const auto &[contents, message] : badMaps) {
+    std::string map = write("entities.tsv", contents);
+    EXPECT_EQ(openError("triples:" + test + ",maps=" + dir, specs),
+              map + message)
+        << contents;
+  }
+}
+
 TEST_F(DataSourceTest, MalformedTriplesNameFileAndLine) {
   std::vector<FeedSpec> specs = tripleSpecs(1);
   const std::pair<const char *, const char *> cases[] = {
@@ -210,7 +299,7 @@ TEST_F(DataSourceTest, TriplesSpecAndLayoutErrors) {
             "triples data needs a file: triples:PATH[,key=value...]");
   EXPECT_EQ(openError("triples:" + path + ",negative=2", specs),
             "triples data: unknown option 'negative' (expected negatives, "
-            "seed, corrupt, ids, entities or relations)");
+            "seed, corrupt, ids, order, format, maps, entities or relations)");
   EXPECT_EQ(openError("triples:" + path + ",negatives=0", specs),
             "triples data: negatives must be an integer in [1, 1048576], got "
             "'0'");
