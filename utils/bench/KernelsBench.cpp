@@ -17,7 +17,9 @@
 // mergeRows, which adds two such gradients (against std::sort of their row
 // ids). The ids are drawn uniformly or by Zipf's law. utils/bench-kernels.sh
 // turns the pairs into ratios, which stay meaningful on a shared, noisy
-// machine.
+// machine. relu, its gradient and the bias add run alone, on the MLP's
+// activations: their baseline is the same benchmark built from an earlier
+// commit, run back to back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,6 +120,63 @@ void BM_SgdLoop(benchmark::State &state) {
   }
   state.counters["updates/s"] = benchmark::Counter(
       static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// The inputs a benchmark of an element-wise kernel cycles through: new
+/// activations each step, as in training, whose signs a branch predictor
+/// cannot learn.
+constexpr int kActivations = 8;
+
+/// Times `run(x, other, out)` on random [range(0), range(1)] f32 tensors x,
+/// random f32 tensors `other` of x's shape or, with `bias`, of its last
+/// dimension, and an f32 result, reporting the elements of x per second.
+template <typename Run>
+void elementwise(benchmark::State &state, bool bias, Run run) {
+  int64_t rows = state.range(0), width = state.range(1);
+  Shape shape{rows, width};
+  std::vector<Tensor> xs, others;
+  for (unsigned input = 0; input < kActivations; ++input) {
+    randomize(xs.emplace_back(DType::F32, shape), 7 + 2 * input);
+    randomize(others.emplace_back(DType::F32, bias ? Shape{width} : shape),
+              8 + 2 * input);
+  }
+  Tensor out(DType::F32, shape);
+  int64_t next = 0;
+  for (auto _ : state) {
+    int64_t input = next++ % kActivations;
+    Status status = run(xs[input], others[input], out);
+    benchmark::DoNotOptimize(out.rawData());
+    if (!status.isOk())
+      state.SkipWithError(status.message().c_str());
+  }
+  state.counters["elements/s"] =
+      benchmark::Counter(static_cast<double>(rows * width),
+                         benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// kernels::relu of an activation.
+void BM_Relu(benchmark::State &state) {
+  elementwise(state, /*bias=*/false,
+              [](const Tensor &x, const Tensor &, Tensor &out) {
+                return kernels::relu(x, out);
+              });
+}
+
+/// kernels::reluGrad of a random result (half of it positive) and upstream
+/// gradient.
+void BM_ReluGrad(benchmark::State &state) {
+  elementwise(state, /*bias=*/false,
+              [](const Tensor &y, const Tensor &dy, Tensor &dx) {
+                return kernels::reluGrad(y, dy, dx);
+              });
+}
+
+/// kernels::add of a bias to each row of an activation.
+void BM_AddBias(benchmark::State &state) {
+  elementwise(state, /*bias=*/true,
+              [](const Tensor &x, const Tensor &bias, Tensor &out) {
+                return kernels::add(x, bias, out);
+              });
 }
 
 /// The rows of the table the ids of a batch index, in two sections of
@@ -293,6 +352,11 @@ void matmulShapes(benchmark::internal::Benchmark *benchmark) {
       ->Args({512, 512, 512});
 }
 
+void activationShapes(benchmark::internal::Benchmark *benchmark) {
+  // The MLP example's hidden and output activations at batch 64.
+  benchmark->Args({64, 256})->Args({64, 10});
+}
+
 void sgdSizes(benchmark::internal::Benchmark *benchmark) {
   // A bias-sized, an L2-resident and a memory-bound parameter.
   benchmark->Arg(256)->Arg(200704)->Arg(8 << 20);
@@ -304,6 +368,9 @@ BENCHMARK(BM_Matmul)->Apply(matmulShapes);
 BENCHMARK(BM_DnnlSgemm)->Apply(matmulShapes);
 BENCHMARK(BM_Sgd)->Apply(sgdSizes);
 BENCHMARK(BM_SgdLoop)->Apply(sgdSizes);
+BENCHMARK(BM_Relu)->Apply(activationShapes);
+BENCHMARK(BM_ReluGrad)->Apply(activationShapes);
+BENCHMARK(BM_AddBias)->Apply(activationShapes);
 BENCHMARK_CAPTURE(BM_SortIds, uniform, IdDistribution::Uniform);
 BENCHMARK_CAPTURE(BM_SortIds, zipf, IdDistribution::Zipf);
 BENCHMARK_CAPTURE(BM_RouteIds, uniform, IdDistribution::Uniform);

@@ -8,13 +8,15 @@
 //
 // Element-wise activations and softmax over the last dimension. The gradients
 // are written in terms of the forward output, as the train dialect's
-// activation gradient ops take it.
+// activation gradient ops take it. relu and its gradient, on the hot path of
+// training, run the loops of Vectorized.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/Kernels.h"
 
 #include "KernelUtils.h"
+#include "Vectorized.h"
 
 using namespace openks;
 using namespace openks::runtime;
@@ -25,13 +27,8 @@ using namespace openks::runtime::kernels::detail;
 //===----------------------------------------------------------------------===//
 
 Status kernels::relu(const Tensor &x, Tensor &out) {
-  return elementwise(
-      "relu", out,
-      [](auto values) {
-        using T = typename decltype(values)::Scalar;
-        return values.max(T(0));
-      },
-      x);
+  return elementwiseLoop(
+      "relu", out, [](auto... buffers) { reluLoop(buffers...); }, x);
 }
 
 Status kernels::sigmoid(const Tensor &x, Tensor &out) {
@@ -45,10 +42,10 @@ Status kernels::tanh(const Tensor &x, Tensor &out) {
 }
 
 Status kernels::reluGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {
-  return unaryGrad("relu_grad", out, dout, dx, [](auto y, auto dy) {
-    using T = typename decltype(y)::Scalar;
-    return (y > T(0)).select(dy, T(0));
-  });
+  OPENKS_RETURN_IF_ERROR(checkLike("relu_grad", "dout", dout, out));
+  return elementwiseLoop(
+      "relu_grad", dx, [](auto... buffers) { reluGradLoop(buffers...); }, out,
+      dout);
 }
 
 Status kernels::sigmoidGrad(const Tensor &out, const Tensor &dout, Tensor &dx) {

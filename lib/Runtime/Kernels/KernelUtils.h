@@ -142,6 +142,21 @@ inline Status checkLike(const char *op, const char *name, const Tensor &tensor,
 // Element-wise kernels
 //===----------------------------------------------------------------------===//
 
+/// Checks that `out` can hold the result of the element-wise `op` of `x`
+/// and `others`, shapes it like `x`, and calls `fn(T())` with T the element
+/// type. The caller has checked that `others` have the element type and
+/// shape of `x`.
+template <typename Fn, typename... Others>
+Status dispatchElementwise(const char *op, Tensor &out, Fn &&fn,
+                           const Tensor &x, const Others &...others) {
+  assert(
+      ((others.dtype() == x.dtype() && others.shape() == x.shape()) && ...) &&
+      "element-wise operands differ");
+  OPENKS_RETURN_IF_ERROR(checkDType(op, "the result", out, x.dtype()));
+  out.resize(x.shape());
+  return dispatchFloat(op, x.dtype(), fn);
+}
+
 /// out = fn(x, others...) element-wise. `fn` takes 1-D Eigen arrays of the
 /// inputs' elements and returns an expression of their size. The caller has
 /// checked that `others` have the element type and shape of `x`; `out` may
@@ -149,15 +164,28 @@ inline Status checkLike(const char *op, const char *name, const Tensor &tensor,
 template <typename Fn, typename... Others>
 Status elementwise(const char *op, Tensor &out, Fn &&fn, const Tensor &x,
                    const Others &...others) {
-  assert(
-      ((others.dtype() == x.dtype() && others.shape() == x.shape()) && ...) &&
-      "element-wise operands differ");
-  OPENKS_RETURN_IF_ERROR(checkDType(op, "the result", out, x.dtype()));
-  out.resize(x.shape());
-  return dispatchFloat(op, x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    flat<T>(out) = fn(flat<T>(x), flat<T>(others)...);
-  });
+  return dispatchElementwise(
+      op, out,
+      [&](auto tag) {
+        using T = decltype(tag);
+        flat<T>(out) = fn(flat<T>(x), flat<T>(others)...);
+      },
+      x, others...);
+}
+
+/// elementwise() through `loop(x, others..., out, numel)`, one of the loops
+/// of Vectorized.h, called on the tensors' buffers.
+template <typename Loop, typename... Others>
+Status elementwiseLoop(const char *op, Tensor &out, Loop &&loop,
+                       const Tensor &x, const Others &...others) {
+  return dispatchElementwise(
+      op, out,
+      [&](auto tag) {
+        using T = decltype(tag);
+        loop(x.template data<T>(), others.template data<T>()...,
+             out.template data<T>(), x.numel());
+      },
+      x, others...);
 }
 
 /// dx = rule(first, dout) element-wise, for the gradient `op` of a unary op

@@ -17,10 +17,12 @@
 
 #include "Gemm.h"
 #include "KernelUtils.h"
+#include "Vectorized.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <type_traits>
 
 using namespace openks;
 using namespace openks::runtime;
@@ -121,8 +123,12 @@ static Status broadcastBinary(const char *op, const Tensor &x, const Tensor &y,
   return dispatchFloat(op, x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     int64_t width = y.numel();
-    rowsOf<T>(out, width) =
-        combine(rowsOf<T>(x, width).rowwise(), rowVec(y.data<T>(), width));
+    // add, on the hot path of training, runs the loop of Vectorized.h.
+    if constexpr (std::is_same_v<Combine, std::plus<>>)
+      addBiasLoop(x.data<T>(), y.data<T>(), out.data<T>(), x.numel(), width);
+    else
+      rowsOf<T>(out, width) =
+          combine(rowsOf<T>(x, width).rowwise(), rowVec(y.data<T>(), width));
   });
 }
 

@@ -19,12 +19,14 @@
 // like the same rows of the whole parameter, and a row-sparse gradient
 // updates its rows as a dense one would (lazily: rows it does not hold keep
 // their value and state, where a dense zero row would still decay them).
+// sgd, on the hot path of training, runs the loop of Vectorized.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "openks/Runtime/Kernels.h"
 
 #include "KernelUtils.h"
+#include "Vectorized.h"
 
 #include <cmath>
 
@@ -119,7 +121,8 @@ Status kernels::sgd(Tensor &param, const GradientRef &grad, const Tensor &lr) {
   return dispatchFloat("sgd", param.dtype(), [&](auto tag) {
     using T = decltype(tag);
     forEachSpan(param, grad, [&](const Span &span) {
-      at<T>(param, span) -= static_cast<T>(rate) * gradAt<T>(grad, span);
+      sgdLoop(param.data<T>() + span.at, grad.values.data<T>() + span.from,
+              static_cast<T>(rate), span.count);
     });
   });
 }
