@@ -201,6 +201,31 @@ static LogicalResult mapSigmoidCrossEntropyGrad(StepBuilder &b) {
                      b.create<SigmoidCrossEntropyGradOp>(*x, *labels, *dout));
 }
 
+/// A margin_rank_loss whose Label is ones (a fill_constant_batch_size_like
+/// of 1 like X1 or X2) is train's margin loss of X2 against X1.
+static LogicalResult mapMarginRankLoss(StepBuilder &b) {
+  FailureOr<Value> x1 = b.getInput("X1");
+  FailureOr<Value> x2 = b.getInput("X2");
+  FailureOr<double> margin = b.getFloat("margin", 0.0);
+  if (failed(x1) || failed(x2) || failed(margin))
+    return failure();
+  SmallVector<StringRef> labels = b.getInputNames("Label");
+  const auto *ones =
+      labels.size() == 1 ? b.getOnesLike(labels.front()) : nullptr;
+  auto type = cast<RankedTensorType>(x1->getType());
+  auto isLikeScores = [&](StringRef like) {
+    return llvm::is_contained(b.getInputNames("X1"), like) ||
+           llvm::is_contained(b.getInputNames("X2"), like);
+  };
+  if (!ones || !isLikeScores(ones->first) ||
+      ones->second.size() != static_cast<size_t>(type.getRank()) ||
+      !llvm::equal(ArrayRef(ones->second).drop_front(),
+                   type.getShape().drop_front()))
+    return b.fail() << "has a Label other than ones like X1, which "
+                       "train.margin_loss takes";
+  return b.setOutput("Out", b.create<MarginLossOp>(*x2, *x1, APFloat(*margin)));
+}
+
 static LogicalResult mapMean(StepBuilder &b) {
   FailureOr<Value> x = b.getInput("X");
   if (failed(x))
@@ -378,7 +403,37 @@ static LogicalResult mapLookupTable(StepBuilder &b) {
   FailureOr<IntegerAttr> paddingIdx = getPaddingIdx(b, *table);
   if (failed(paddingIdx))
     return failure();
-  return b.setOutput("Out", b.create<EmbeddingOp>(*table, *ids, *paddingIdx));
+  if (failed(
+          b.setOutput("Out", b.create<EmbeddingOp>(*table, *ids, *paddingIdx))))
+    return failure();
+  // The rows keep the LoD of the ids.
+  if (Value lengths = b.getLengthsOf(b.getInputNames("Ids").front()))
+    for (StringRef name : b.getOutputNames("Out"))
+      b.setLengthsOf(name, lengths);
+  return success();
+}
+
+/// A sequence_pool of a fed input's LoD (or a lookup's of its ids), whose
+/// lengths are a step input of their own.
+static LogicalResult mapSequencePool(StepBuilder &b) {
+  FailureOr<Value> x = b.getInput("X");
+  FailureOr<std::string> pooltype = b.getString("pooltype", "AVERAGE");
+  if (failed(x) || failed(pooltype) || failed(b.checkFloat("pad_value", 0.0)))
+    return failure();
+  Value lengths = b.getLengthsOf(b.getInputNames("X").front());
+  if (!lengths)
+    return b.fail() << "pools the LoD of a variable that is neither a fed "
+                       "input nor a lookup of one's ids";
+  std::optional<PoolType> type =
+      llvm::StringSwitch<std::optional<PoolType>>(*pooltype)
+          .Case("SUM", PoolType::Sum)
+          .Case("AVERAGE", PoolType::Mean)
+          .Case("SQRT", PoolType::Sqrt)
+          .Default(std::nullopt);
+  if (!type)
+    return b.fail() << "has pooltype '" << *pooltype
+                    << "'; train pools by SUM, AVERAGE and SQRT";
+  return b.setOutput("Out", b.create<SequencePoolOp>(*x, lengths, *type));
 }
 
 static LogicalResult mapLookupTableGrad(StepBuilder &b) {
@@ -401,6 +456,25 @@ static LogicalResult mapLookupTableGrad(StepBuilder &b) {
 //===----------------------------------------------------------------------===//
 // Constants, copies and sums
 //===----------------------------------------------------------------------===//
+
+/// Records a fill_constant_batch_size_like of ones (the Label of a
+/// margin_rank_loss), which has no value of its own in train.
+static LogicalResult mapFillConstantBatchSizeLike(StepBuilder &b) {
+  FailureOr<double> value = b.getFloat("value", 0.0);
+  FailureOr<SmallVector<int64_t>> shape = b.getInts("shape");
+  SmallVector<StringRef> inputs = b.getInputNames("Input");
+  SmallVector<StringRef> outputs = b.getOutputNames("Out");
+  if (failed(value) || failed(shape) ||
+      failed(b.checkInt("input_dim_idx", 0)) ||
+      failed(b.checkInt("output_dim_idx", 0)))
+    return failure();
+  if (*value != 1.0 || inputs.size() != 1 || outputs.size() != 1)
+    return b.fail() << "fills with " << *value
+                    << "; train has ones like a batch only as the Label of "
+                       "margin_rank_loss";
+  b.setOnesLike(outputs.front(), inputs.front(), *shape);
+  return success();
+}
 
 static LogicalResult mapScale(StepBuilder &b) {
   FailureOr<Value> x = b.getInput("X");
@@ -617,6 +691,7 @@ OpHandler openks::interop::lookupOpHandler(StringRef type) {
       .Case("sigmoid_cross_entropy_with_logits", mapSigmoidCrossEntropy)
       .Case("sigmoid_cross_entropy_with_logits_grad",
             mapSigmoidCrossEntropyGrad)
+      .Case("margin_rank_loss", mapMarginRankLoss)
       .Case("mean", mapMean)
       .Case("mean_grad", mapMeanGrad)
       .Case("reduce_sum", mapReduceSum)
@@ -627,6 +702,8 @@ OpHandler openks::interop::lookupOpHandler(StringRef type) {
       .Case("concat_grad", mapConcatGrad)
       .Cases({"lookup_table", "lookup_table_v2"}, mapLookupTable)
       .Cases({"lookup_table_grad", "lookup_table_v2_grad"}, mapLookupTableGrad)
+      .Case("sequence_pool", mapSequencePool)
+      .Case("fill_constant_batch_size_like", mapFillConstantBatchSizeLike)
       .Case("scale", mapScale)
       .Case("fill_constant", mapFillConstant)
       .Case("assign", mapAssign)

@@ -232,6 +232,10 @@ FailureOr<Value> StepBuilder::getValue(StringRef name) {
     values[name] = *softmax;
     return softmax->getOut();
   }
+  if (onesLike.contains(name))
+    return fail() << "reads '" << name
+                  << "', ones of a fill_constant_batch_size_like, which "
+                     "train has only as the Label of margin_rank_loss";
   return fail() << "reads '" << name
                 << "', which no op before it writes and which is no "
                    "persistable tensor of the block";
@@ -385,6 +389,9 @@ private:
   SmallVector<StringRef> argNames, resultNames;
   /// int64 inputs whose trailing 1 the step drops: labels and v1 ids.
   llvm::StringSet<> squeezed;
+  /// The fed inputs whose LoD a sequence_pool reads: each gets an input of
+  /// lengths after it.
+  llvm::StringSet<> pooledInputs;
 };
 
 } // namespace
@@ -662,6 +669,28 @@ LogicalResult ProgramMapper::planSignature() {
     if (squeezingUses.lookup(name) && !plainUses.lookup(name))
       squeezed.insert(name);
 
+  // The fed inputs whose LoD, or whose lookups' LoD, a sequence_pool pools.
+  llvm::StringMap<StringRef> lodSources;
+  for (StringRef name : argNames)
+    lodSources[name] = name;
+  for (GenericOp op : ops) {
+    StringRef type = op.getOpType();
+    auto slotNames = [&](ArrayAttr slots, StringRef slot) {
+      for (auto attr : slots.getAsRange<paddle::SlotAttr>())
+        if (attr.getParameter() == slot && attr.getArguments().size() == 1)
+          return cast<StringAttr>(attr.getArguments()[0]).getValue();
+      return StringRef();
+    };
+    StringRef source = lodSources.lookup(
+        slotNames(op.getInputs(), type == "sequence_pool" ? "X" : "Ids"));
+    if (source.empty())
+      continue;
+    if (type == "sequence_pool")
+      pooledInputs.insert(source);
+    else if (type == "lookup_table" || type == "lookup_table_v2")
+      lodSources[slotNames(op.getOutputs(), "Out")] = source;
+  }
+
   if (!fetches.empty()) {
     for (auto [col, name] : fetches)
       resultNames.push_back(name);
@@ -738,6 +767,14 @@ LogicalResult ProgramMapper::buildStep(train::ProgramOp program) {
       return failure();
     argTypes.push_back(*type);
     argLocs.push_back(NameLoc::get(builder.getStringAttr(name), var.getLoc()));
+    // The lengths of the lists of its LoD (level 1), which train has as
+    // an input of its own.
+    if (pooledInputs.contains(name)) {
+      argTypes.push_back(
+          RankedTensorType::get({ShapedType::kDynamic}, builder.getI64Type()));
+      argLocs.push_back(
+          NameLoc::get(builder.getStringAttr(name + ".lengths"), var.getLoc()));
+    }
   }
   builder.setInsertionPointToEnd(&program.getBody().front());
   auto step = train::StepOp::create(builder, main.getLoc(), "step",
@@ -748,8 +785,12 @@ LogicalResult ProgramMapper::buildStep(train::ProgramOp program) {
   builder.setInsertionPointToEnd(&body);
 
   StepBuilder stepBuilder(builder, vars, params);
-  for (auto [name, arg] : llvm::zip(argNames, body.getArguments()))
-    stepBuilder.bind(name, arg);
+  unsigned argIndex = 0;
+  for (StringRef name : argNames) {
+    stepBuilder.bind(name, body.getArgument(argIndex++));
+    if (pooledInputs.contains(name))
+      stepBuilder.setLengthsOf(name, body.getArgument(argIndex++));
+  }
   for (auto [index, op] : llvm::enumerate(ops)) {
     StringRef type = op.getOpType();
     if (type == "feed" || type == "fetch")

@@ -205,6 +205,29 @@ public:
     return reshapeInputs.lookup(xshape);
   }
 
+  /// Records that the LoD of variable `name` holds the lists of lengths
+  /// `lengths`: a fed input's, or a lookup's of its ids.
+  void setLengthsOf(llvm::StringRef name, mlir::Value lengths) {
+    lodLengths[name] = lengths;
+  }
+  /// Returns the lengths of the lists of variable `name`'s LoD, or null.
+  mlir::Value getLengthsOf(llvm::StringRef name) {
+    return lodLengths.lookup(name);
+  }
+
+  /// Records that variable `name` is a fill_constant_batch_size_like of
+  /// ones, of dims `dims` but for dimension 0, that of variable `like`.
+  void setOnesLike(llvm::StringRef name, llvm::StringRef like,
+                   llvm::ArrayRef<int64_t> dims) {
+    onesLike[name] = {like.str(), llvm::SmallVector<int64_t>(dims)};
+  }
+  /// Returns what setOnesLike recorded of variable `name`, if anything.
+  const std::pair<std::string, llvm::SmallVector<int64_t>> *
+  getOnesLike(llvm::StringRef name) {
+    auto found = onesLike.find(name);
+    return found == onesLike.end() ? nullptr : &found->second;
+  }
+
   /// Binds variable `name` to `value` (a fed input).
   void bind(llvm::StringRef name, mlir::Value value) { values[name] = value; }
 
@@ -241,6 +264,8 @@ private:
   llvm::StringMap<mlir::Value> paramReads;
   llvm::StringMap<mlir::Value> softmaxOf;
   llvm::StringMap<mlir::Value> reshapeInputs;
+  llvm::StringMap<mlir::Value> lodLengths;
+  llvm::StringMap<std::pair<std::string, llvm::SmallVector<int64_t>>> onesLike;
 };
 
 /// Maps the current op of `builder` onto train ops.

@@ -65,6 +65,13 @@ private:
   LogicalResult exportOp(Operation *op);
   LogicalResult exportGradOp(Operation *op);
   LogicalResult exportOptimizer(OptimizerOpInterface op);
+  /// Writes a margin loss as Paddle's margin_rank_loss, whose scores are
+  /// [N, 1] and whose Label is a tensor of ones.
+  LogicalResult exportMarginLoss(MarginLossOp op);
+  /// Writes an embedding_pool as a v1 lookup_table and a sequence_pool, and
+  /// a sequence_pool of a lookup as a sequence_pool; the sequences are the
+  /// LoD of the fed ids.
+  LogicalResult exportPool(Operation *op);
 
   /// Declares a variable, before the ops; `dims` -1 is a dynamic
   /// dimension.
@@ -72,6 +79,17 @@ private:
                            ArrayRef<int64_t> dims, bool persistable);
   /// Declares the parameters.
   LogicalResult declareParams();
+  /// Finds the fed ids whose lists pools take, and their lengths, which
+  /// Paddle has as the ids' LoD; fails on pools of other ids or lengths.
+  LogicalResult planLodInputs(StepOp step);
+  /// Returns the reshape2 of variable `input`, of type `inputType`, into
+  /// the variable `out` of dims `dims`, and declares its XShape variable.
+  OpSpec getReshapeSpec(StringRef input, RankedTensorType inputType,
+                        StringRef out, ArrayRef<int64_t> dims);
+  /// Declares a variable like `value`'s, with dims `dims`, named after
+  /// `base`.
+  std::string declareLike(Value value, const Twine &base,
+                          ArrayRef<int64_t> dims);
   /// Finds the sparse tables of `step` that Paddle can look up with
   /// is_sparse: those whose gradients only optimizers (and sums of them)
   /// take.
@@ -115,6 +133,10 @@ private:
   DenseMap<Value, std::string> softmaxes, xshapes;
   /// The table of each embedding, by ids.
   DenseMap<Value, std::string> tables;
+  /// The fed ids whose lists are pooled, fed as level-1 LoD tensors, and
+  /// their lengths, which are not fed: Paddle has them as the LoD.
+  DenseMap<Value, Value> lodLengths;
+  DenseSet<Value> lengthInputs;
   /// The sparse tables exported as such (is_sparse lookups, SELECTED_ROWS
   /// gradients).
   llvm::StringSet<> sparseTables;
@@ -200,12 +222,20 @@ void TrainExporter::planSparseTables(StepOp step) {
   // Each sparse table, with whether its gradients only go to optimizers.
   llvm::MapVector<ParamOp, bool> candidates;
   DenseMap<Value, ParamOp> tableOfIds;
-  step.walk([&](EmbeddingOp embedding) {
-    auto read = embedding.getTable().getDefiningOp<ReadOp>();
+  step.walk([&](Operation *op) {
+    Value table, ids;
+    if (auto embedding = dyn_cast<EmbeddingOp>(op)) {
+      table = embedding.getTable();
+      ids = embedding.getIds();
+    } else if (auto pool = dyn_cast<EmbeddingPoolOp>(op)) {
+      table = pool.getTable();
+      ids = pool.getIds();
+    }
+    auto read = table ? table.getDefiningOp<ReadOp>() : ReadOp();
     ParamOp param = read ? params.lookup(read.getParam()) : ParamOp();
     if (!param || !param.getSparse())
       return;
-    tableOfIds[embedding.getIds()] = param;
+    tableOfIds[ids] = param;
     candidates.insert({param, true});
   });
   // A gradient that reaches anything but optimizers and sums (Paddle's sum
@@ -237,6 +267,60 @@ void TrainExporter::planSparseTables(StepOp step) {
         << " is exported with dense lookups: its gradient goes to ops other "
            "than its optimizer, which Paddle runs on dense tensors only";
   }
+}
+
+LogicalResult TrainExporter::planLodInputs(StepOp step) {
+  Block &body = step.getBody().front();
+  auto isInput = [&](Value value) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    return arg && arg.getOwner() == &body;
+  };
+  WalkResult walk = step.walk([&](Operation *op) {
+    Value ids, lengths;
+    if (auto pool = dyn_cast<EmbeddingPoolOp>(op)) {
+      ids = pool.getIds();
+      lengths = pool.getLengths();
+    } else if (auto pool = dyn_cast<SequencePoolOp>(op)) {
+      if (auto lookup = pool.getX().getDefiningOp<EmbeddingOp>())
+        ids = lookup.getIds();
+      lengths = pool.getLengths();
+    } else {
+      return WalkResult::advance();
+    }
+    if (!ids || !isInput(ids) || !isInput(lengths)) {
+      op->emitOpError("pools lists that are not the ids and lengths of fed "
+                      "inputs, but Paddle's sequence_pool takes its lists "
+                      "as the LoD of a fed input");
+      return WalkResult::interrupt();
+    }
+    auto [entry, isNew] = lodLengths.try_emplace(ids, lengths);
+    if (!isNew && entry->second != lengths) {
+      op->emitOpError("pools ids with lengths other than another pool's, "
+                      "but Paddle's ids have one LoD");
+      return WalkResult::interrupt();
+    }
+    lengthInputs.insert(lengths);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // Fed as [N, 1] with LoD, the ids suit only lookups; the lengths exist
+  // only as the LoD.
+  for (auto [ids, lengths] : lodLengths) {
+    for (OpOperand &use : ids.getUses())
+      if (!isa<EmbeddingOp, EmbeddingGradOp, EmbeddingPoolOp,
+               EmbeddingPoolGradOp>(use.getOwner()))
+        return use.getOwner()->emitOpError(
+            "uses pooled ids as other than ids, but Paddle has them as a "
+            "LoD tensor of lookups");
+    for (OpOperand &use : lengths.getUses())
+      if (!isa<EmbeddingPoolOp, SequencePoolOp, EmbeddingPoolGradOp,
+               SequencePoolGradOp>(use.getOwner()))
+        return use.getOwner()->emitOpError(
+            "uses the lengths of pooled ids as other than their pools' "
+            "lengths, but Paddle has them only as the ids' LoD");
+  }
+  return success();
 }
 
 SmallVector<std::pair<std::string, Attribute>>
@@ -280,6 +364,32 @@ std::string TrainExporter::define(Value value) {
     var.removeLodTensorAttr();
   }
   return name;
+}
+
+std::string TrainExporter::declareLike(Value value, const Twine &base,
+                                       ArrayRef<int64_t> dims) {
+  std::string name = getUniqueName(base.str());
+  auto type = cast<RankedTensorType>(value.getType());
+  declareVar(name, *getDataType(type.getElementType()), dims,
+             /*persistable=*/false);
+  return name;
+}
+
+OpSpec TrainExporter::getReshapeSpec(StringRef input,
+                                     RankedTensorType inputType, StringRef out,
+                                     ArrayRef<int64_t> dims) {
+  OpSpec spec;
+  spec.type = "reshape2";
+  spec.attrs = {{"shape", builder.getDenseI32ArrayAttr(
+                              SmallVector<int32_t>(dims.begin(), dims.end()))}};
+  SmallVector<int64_t> xshapeDims = {0};
+  llvm::append_range(xshapeDims, getDims(inputType));
+  std::string xshape = getUniqueName((out + ".xshape").str());
+  declareVar(xshape, *getDataType(inputType.getElementType()), xshapeDims,
+             /*persistable=*/false);
+  spec.inputs = {{"X", {input.str()}}};
+  spec.outputs = {{"Out", {out.str()}}, {"XShape", {xshape}}};
+  return spec;
 }
 
 FailureOr<std::string> TrainExporter::use(Operation *user, Value value) {
@@ -406,6 +516,136 @@ LogicalResult TrainExporter::exportOptimizer(OptimizerOpInterface op) {
   return success();
 }
 
+LogicalResult TrainExporter::exportMarginLoss(MarginLossOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  bool column = type.getRank() == 2 && type.getDimSize(1) == 1;
+  if (!column && type.getRank() != 1)
+    return op.emitOpError("has scores of type ")
+           << type << ", but Paddle's margin_rank_loss takes [N, 1] (or "
+           << "[N], reshaped)";
+  FailureOr<std::string> pos = use(op, op.getPos());
+  FailureOr<std::string> neg = use(op, op.getNeg());
+  if (failed(pos) || failed(neg))
+    return failure();
+  std::string out = define(op.getOut());
+  SmallVector<int64_t> columnDims = {getDims(type).front(), 1};
+  // Rank-1 scores and loss go through [N, 1] columns.
+  auto toColumn = [&](Value value, const std::string &name) {
+    if (column)
+      return name;
+    std::string reshaped = declareLike(value, name + ".column", columnDims);
+    emit(getReshapeSpec(name, type, reshaped, columnDims), op);
+    return reshaped;
+  };
+  std::string posColumn = toColumn(op.getPos(), *pos);
+  std::string negColumn = toColumn(op.getNeg(), *neg);
+
+  // Paddle's loss is max(0, -Label * (X1 - X2) + margin): a Label of ones
+  // with X1 the negative score.
+  OpSpec ones;
+  ones.type = "fill_constant_batch_size_like";
+  ones.inputs = {{"Input", {posColumn}}};
+  ones.outputs = {
+      {"Out", {declareLike(op.getOut(), out + ".label", columnDims)}}};
+  ones.attrs = {
+      {"shape", builder.getDenseI32ArrayAttr(
+                    {static_cast<int32_t>(columnDims.front()), 1})},
+      {"input_dim_idx", i32(0)},
+      {"output_dim_idx", i32(0)},
+      {"dtype", i32(static_cast<int32_t>(*getDataType(type.getElementType())))},
+      {"value", f32(1.0)}};
+  std::string label = ones.outputs.front().second.front();
+  emit(ones, op);
+
+  OpSpec loss;
+  loss.type = "margin_rank_loss";
+  loss.inputs = {{"X1", {negColumn}}, {"X2", {posColumn}}, {"Label", {label}}};
+  std::string lossColumn =
+      column ? out : declareLike(op.getOut(), out + ".column", columnDims);
+  loss.outputs = {{"Out", {lossColumn}},
+                  {"Activated",
+                   {declareLike(op.getOut(), out + ".activated", columnDims)}}};
+  loss.attrs = {{"margin", f32(op.getMargin().convertToDouble())}};
+  emit(loss, op);
+  if (!column)
+    emit(getReshapeSpec(lossColumn,
+                        RankedTensorType::get({type.getDimSize(0), 1},
+                                              type.getElementType()),
+                        out, getDims(type)),
+         op);
+  return success();
+}
+
+/// Returns Paddle's sequence_pool pooltype of `type`.
+static StringRef getPaddlePoolType(PoolType type) {
+  switch (type) {
+  case PoolType::Sum:
+    return "SUM";
+  case PoolType::Mean:
+    return "AVERAGE";
+  case PoolType::Sqrt:
+    return "SQRT";
+  }
+  llvm_unreachable("unknown pool type");
+}
+
+LogicalResult TrainExporter::exportPool(Operation *op) {
+  auto embeddingPool = dyn_cast<EmbeddingPoolOp>(op);
+  auto sequencePool = dyn_cast<SequencePoolOp>(op);
+  Value out = op->getResult(0);
+  std::string rows;
+  if (embeddingPool) {
+    // The lookup of every id, whose rows keep the ids' LoD.
+    FailureOr<std::string> table = use(op, embeddingPool.getTable());
+    FailureOr<std::string> ids = use(op, embeddingPool.getIds());
+    if (failed(table) || failed(ids))
+      return failure();
+    auto outType = cast<RankedTensorType>(out.getType());
+    rows = declareLike(out, *ids + "." + *table + ".rows",
+                       {-1, outType.getDimSize(1)});
+    OpSpec lookup;
+    lookup.type = "lookup_table";
+    lookup.inputs = {{"Ids", {*ids}}, {"W", {*table}}};
+    lookup.outputs = {{"Out", {rows}}};
+    lookup.attrs = getLookupAttrs(*table, embeddingPool.getPaddingIdx());
+    lookup.attrs.push_back({"remote_prefetch", builder.getBoolAttr(false)});
+    emit(lookup, op);
+  } else {
+    FailureOr<std::string> x = use(op, sequencePool.getX());
+    if (failed(x))
+      return failure();
+    rows = *x;
+  }
+  std::string name = define(out);
+  OpSpec pool;
+  pool.type = "sequence_pool";
+  pool.inputs = {{"X", {rows}}};
+  pool.outputs = {
+      {"Out", {name}},
+      {"MaxIndex",
+       {declareLike(out, name + ".max_index",
+                    getDims(cast<RankedTensorType>(out.getType())))}}};
+  PoolType type =
+      embeddingPool ? embeddingPool.getPooltype() : sequencePool.getPooltype();
+  pool.attrs = {{"is_test", builder.getBoolAttr(false)},
+                {"pooltype", builder.getStringAttr(getPaddlePoolType(type))},
+                {"pad_value", f32(0.0)}};
+  emit(pool, op);
+  return success();
+}
+
+/// Returns the Paddle attributes of p_norm and its grad (Paddle 1.8 has no
+/// `asvector`; its default, false, is train's meaning).
+static SmallVector<std::pair<std::string, Attribute>>
+getNormAttrs(Builder &builder, int64_t p, int64_t axis, bool keepDims,
+             APFloat epsilon) {
+  return {{"porder", builder.getF32FloatAttr(static_cast<float>(p))},
+          {"axis", builder.getI32IntegerAttr(axis)},
+          {"epsilon", builder.getF32FloatAttr(
+                          static_cast<float>(epsilon.convertToDouble()))},
+          {"keepdim", builder.getBoolAttr(keepDims)}};
+}
+
 /// Returns the Paddle attributes of reduce_sum and its grad.
 static SmallVector<std::pair<std::string, Attribute>>
 getReduceAttrs(Builder &builder, ArrayRef<int64_t> dims, bool keepDims) {
@@ -449,25 +689,43 @@ LogicalResult TrainExporter::exportGradOp(Operation *op) {
                            succeeded(input("Y", grad.getB())) &&
                            succeeded(input("Out@GRAD", grad.getDout())));
           })
-          .Case<AddGradOp, train::MulGradOp>([&](auto grad) {
-            spec.type = isa<AddGradOp>(op) ? "elementwise_add_grad"
-                                           : "elementwise_mul_grad";
-            spec.attrs = {{"axis", minusOne}};
-            output("X@GRAD", grad.getDx());
-            output("Y@GRAD", grad.getDy());
-            return success(succeeded(input("X", grad.getX())) &&
-                           succeeded(input("Y", grad.getY())) &&
-                           succeeded(input("Out@GRAD", grad.getDout())));
-          })
-          .Case<ReluGradOp, SigmoidGradOp, TanhGradOp, SoftmaxGradOp>(
+          .Case<AddGradOp, SubGradOp, train::MulGradOp, DivGradOp>(
               [&](auto grad) {
-                spec.type = op->getName().stripDialect().str();
-                if (isa<SoftmaxGradOp>(op))
-                  spec.attrs = {{"axis", minusOne}};
+                spec.type =
+                    ("elementwise_" + op->getName().stripDialect()).str();
+                spec.attrs = {{"axis", minusOne}};
                 output("X@GRAD", grad.getDx());
-                return success(succeeded(input("Out", grad.getOut())) &&
+                output("Y@GRAD", grad.getDy());
+                return success(succeeded(input("X", grad.getX())) &&
+                               succeeded(input("Y", grad.getY())) &&
                                succeeded(input("Out@GRAD", grad.getDout())));
               })
+          .Case<ReluGradOp, SigmoidGradOp, TanhGradOp, SoftmaxGradOp,
+                SqrtGradOp, ExpGradOp>([&](auto grad) {
+            spec.type = op->getName().stripDialect().str();
+            if (isa<SoftmaxGradOp>(op))
+              spec.attrs = {{"axis", minusOne}};
+            output("X@GRAD", grad.getDx());
+            return success(succeeded(input("Out", grad.getOut())) &&
+                           succeeded(input("Out@GRAD", grad.getDout())));
+          })
+          // Paddle's gradients of these take X, not Out.
+          .Case<AbsGradOp, SquareGradOp, LogGradOp, SoftsignGradOp>(
+              [&](auto grad) {
+                spec.type = op->getName().stripDialect().str();
+                output("X@GRAD", grad.getDx());
+                return success(succeeded(input("X", grad.getX())) &&
+                               succeeded(input("Out@GRAD", grad.getDout())));
+              })
+          .Case([&](PNormGradOp grad) {
+            spec.type = "p_norm_grad";
+            spec.attrs = getNormAttrs(builder, grad.getP(), grad.getAxis(),
+                                      grad.getKeepDims(), grad.getEpsilon());
+            output("X@GRAD", grad.getDx());
+            return success(succeeded(input("X", grad.getX())) &&
+                           succeeded(input("Out", grad.getOut())) &&
+                           succeeded(input("Out@GRAD", grad.getDout())));
+          })
           .Case([&](SoftmaxCrossEntropyGradOp grad) {
             spec.type = "softmax_with_cross_entropy_grad";
             spec.attrs = {{"soft_label", builder.getBoolAttr(false)},
@@ -526,7 +784,9 @@ LogicalResult TrainExporter::exportGradOp(Operation *op) {
                            succeeded(input("Out@GRAD", grad.getDout())));
           })
           .Case([&](EmbeddingGradOp grad) {
-            spec.type = "lookup_table_v2_grad";
+            spec.type = lodLengths.contains(grad.getIds())
+                            ? "lookup_table_grad"
+                            : "lookup_table_v2_grad";
             auto table = tables.find(grad.getIds());
             if (table == tables.end())
               return LogicalResult(op->emitOpError(
@@ -562,6 +822,10 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
   }
   if (auto optimizer = dyn_cast<OptimizerOpInterface>(op))
     return exportOptimizer(optimizer);
+  if (auto loss = dyn_cast<MarginLossOp>(op))
+    return exportMarginLoss(loss);
+  if (isa<EmbeddingPoolOp, SequencePoolOp>(op))
+    return exportPool(op);
   if (op->getName().getStringRef().ends_with("_grad") && !isa<ParamGradOp>(op))
     return exportGradOp(op);
 
@@ -647,7 +911,8 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
             output("Out", increment.getOut());
             return input("X", increment.getX());
           })
-          .Case<ReluOp, SigmoidOp, TanhOp, SoftmaxOp>([&](auto activation) {
+          .Case<ReluOp, SigmoidOp, TanhOp, SoftmaxOp, AbsOp, SquareOp, SqrtOp,
+                ExpOp, LogOp, SoftsignOp>([&](auto activation) {
             spec.type = op->getName().stripDialect().str();
             if (isa<SoftmaxOp>(op))
               spec.attrs = {{"axis", minusOne}};
@@ -662,8 +927,8 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
             return success(succeeded(input("X", matmul.getA())) &&
                            succeeded(input("Y", matmul.getB())));
           })
-          .Case<AddOp, train::MulOp>([&](auto binary) {
-            spec.type = isa<AddOp>(op) ? "elementwise_add" : "elementwise_mul";
+          .Case<AddOp, SubOp, train::MulOp, DivOp>([&](auto binary) {
+            spec.type = ("elementwise_" + op->getName().stripDialect()).str();
             spec.attrs = {{"axis", minusOne}};
             output("Out", binary.getOut());
             return success(succeeded(input("X", binary.getX())) &&
@@ -695,6 +960,13 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
             return success(succeeded(input("X", loss.getLogits())) &&
                            succeeded(input("Label", loss.getLabels())));
           })
+          .Case([&](PNormOp norm) {
+            spec.type = "p_norm";
+            spec.attrs = getNormAttrs(builder, norm.getP(), norm.getAxis(),
+                                      norm.getKeepDims(), norm.getEpsilon());
+            output("Out", norm.getOut());
+            return input("X", norm.getX());
+          })
           .Case([&](MeanOp mean) {
             spec.type = "mean";
             output("Out", mean.getOut());
@@ -707,23 +979,16 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
             output("Out", sum.getOut());
             return input("X", sum.getX());
           })
-          .Case([&](ReshapeOp reshape) {
-            spec.type = "reshape2";
-            auto type = cast<RankedTensorType>(reshape.getType());
-            SmallVector<int64_t> shape = getDims(type);
-            spec.attrs = {
-                {"shape", builder.getDenseI32ArrayAttr(SmallVector<int32_t>(
-                              shape.begin(), shape.end()))}};
-            std::string out = output("Out", reshape.getOut());
-            auto inputType = cast<RankedTensorType>(reshape.getX().getType());
-            SmallVector<int64_t> xshapeDims = {0};
-            llvm::append_range(xshapeDims, getDims(inputType));
-            std::string xshape = getUniqueName(out + ".xshape");
-            declareVar(xshape, *getDataType(inputType.getElementType()),
-                       xshapeDims, /*persistable=*/false);
-            spec.outputs.push_back({"XShape", {xshape}});
-            xshapes[reshape.getX()] = xshape;
-            return input("X", reshape.getX());
+          .Case([&](ReshapeOp reshape) -> LogicalResult {
+            FailureOr<std::string> x = use(op, reshape.getX());
+            if (failed(x))
+              return failure();
+            std::string out = define(reshape.getOut());
+            spec = getReshapeSpec(
+                *x, cast<RankedTensorType>(reshape.getX().getType()), out,
+                getDims(cast<RankedTensorType>(reshape.getType())));
+            xshapes[reshape.getX()] = spec.outputs.back().second.front();
+            return success();
           })
           .Case([&](ConcatOp concat) {
             spec.type = "concat";
@@ -731,8 +996,11 @@ LogicalResult TrainExporter::exportOp(Operation *op) {
             output("Out", concat.getOut());
             return input("X", concat.getInputs());
           })
+          // Ids fed as a LoD tensor are [N, 1], which the v1 lookup takes.
           .Case([&](EmbeddingOp embedding) {
-            spec.type = "lookup_table_v2";
+            spec.type = lodLengths.contains(embedding.getIds())
+                            ? "lookup_table"
+                            : "lookup_table_v2";
             output("Out", embedding.getOut());
             if (failed(input("W", embedding.getTable())) ||
                 failed(input("Ids", embedding.getIds())))
@@ -767,6 +1035,8 @@ LogicalResult TrainExporter::exportStep(StepOp step) {
   if (!yield.getResults().empty())
     lossOp = yield.getResults().front().getDefiningOp();
   planSparseTables(step);
+  if (failed(planLodInputs(step)))
+    return failure();
 
   // Fed int64 labels only ever read as labels get Paddle's trailing 1.
   for (BlockArgument arg : body.getArguments())
@@ -786,6 +1056,8 @@ LogicalResult TrainExporter::exportStep(StepOp step) {
     }
   }
   for (BlockArgument arg : body.getArguments()) {
+    if (lengthInputs.contains(arg))
+      continue;
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     std::optional<VarTypeKind> dataType =
         type ? getDataType(type.getElementType()) : std::nullopt;
@@ -799,17 +1071,26 @@ LogicalResult TrainExporter::exportStep(StepOp step) {
                               : ("input_" + Twine(arg.getArgNumber())).str());
     names[arg] = name;
     SmallVector<int64_t> dims = getDims(type);
-    if (unsqueezed.contains(arg))
+    bool lod = lodLengths.contains(arg);
+    if (unsqueezed.contains(arg) || lod)
       dims.push_back(1);
-    declareVar(name, *dataType, dims, /*persistable=*/false)
-        .setNeedCheckFeedAttr(builder.getBoolAttr(true));
+    paddle::VarOp var = declareVar(name, *dataType, dims,
+                                   /*persistable=*/false);
+    var.setNeedCheckFeedAttr(builder.getBoolAttr(true));
+    if (lod)
+      var.setLodTensorAttr(paddle::TensorDescAttr::get(
+          builder.getContext(), *dataType, dims, /*lodLevel=*/1));
   }
+  // The lengths of pooled ids are their LoD, not fed.
+  int64_t col = 0;
   for (BlockArgument arg : body.getArguments()) {
+    if (lengthInputs.contains(arg))
+      continue;
     OpSpec spec;
     spec.type = "feed";
     spec.inputs = {{"X", {"feed"}}};
     spec.outputs = {{"Out", {names[arg]}}};
-    spec.attrs = {{"col", i32(arg.getArgNumber())}, {"op_role", i32(0)}};
+    spec.attrs = {{"col", i32(col++)}, {"op_role", i32(0)}};
     emit(spec, nullptr);
   }
   for (Operation &op : body.without_terminator())
