@@ -13,9 +13,9 @@
 //
 // Not mapped: dropout in training, whose mask Paddle draws from a stateful
 // generator while train.dropout draws it from a step counter the program
-// does not have; and the ops whose operands Paddle programs cannot give
-// (margin_rank_loss's constant label, sequence_pool's LoD, nce's sampled
-// outputs).
+// does not have; and nce, whose sampled outputs have no counterpart.
+// (margin_rank_loss and sequence_pool map in PaddleOpsToTrain.cpp when
+// their Label is ones and their LoD a fed input's.)
 //
 //===----------------------------------------------------------------------===//
 
