@@ -19,9 +19,21 @@
 
 using namespace openks::runtime::kernels;
 
+/// Whether AddressSanitizer or ThreadSanitizer instruments this build: the
+/// dynamic loader runs the clones' resolvers before their runtimes start,
+/// and an instrumented resolver crashes there, so those builds keep the
+/// baseline loops.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define OPENKS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define OPENKS_SANITIZED 1
+#endif
+#endif
+
 /// Compiles the function that follows for AVX-512, AVX2 and baseline x86-64;
 /// the dynamic loader binds its calls to the version the CPU can run, once.
-#if defined(__x86_64__) && defined(__ELF__)
+#if defined(__x86_64__) && defined(__ELF__) && !defined(OPENKS_SANITIZED)
 #define OPENKS_VECTOR_CLONES                                                   \
   __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
