@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Writes small inputs for the examples into the directory argv[1]: a
 # knowledge graph for TransE (triples.txt), skip-gram pairs for word2vec
 # (pairs.txt) and click rows with id lists for Wide & Deep (clicks.csv).
