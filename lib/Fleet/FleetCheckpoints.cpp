@@ -9,7 +9,8 @@
 // Checkpoints (Checkpoint.h) gathered from every server of the job, loaded
 // by a server in whatever layout it has, and the inference model: the
 // forward program, as MLIR and as Paddle's `__model__`, with the trained
-// parameters in Paddle's tensor files.
+// parameters in Paddle's tensor files; a program Paddle cannot express is
+// saved without `__model__`, which the save reports without failing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
 
 using namespace mlir;
 using namespace openks;
@@ -69,7 +74,8 @@ Status TranspilerFleet::loadServerCheckpoint(const std::string &modelDir) {
   return Status::ok();
 }
 
-Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
+Status TranspilerFleet::saveInferenceModel(const std::string &dir,
+                                           InferenceModelReport *report) {
   OPENKS_RETURN_IF_ERROR(requireRole("saveInferenceModel", /*server=*/false));
   if (forward_.empty())
     return Status::error(StatusCode::FailedPrecondition,
@@ -77,37 +83,50 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
                          "this fleet loaded a job transpiled ahead of time "
                          "(loadJob), not one it minimized");
 
-  // The forward program's parameters, and the program as Paddle's
-  // `__model__`.
+  // The forward program (kept with the locations of the user's program),
+  // its parameters, and the program as MLIR text without them.
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  OwningOpRef<ModuleOp> forward;
+  train::ProgramOp program;
   std::vector<std::string> parameters;
-  std::string model;
+  std::string mlirModel;
   OPENKS_RETURN_IF_ERROR(captureDiagnostics(
-      &context,
-      "cannot write the forward program as a Paddle ProgramDesc "
-      "(__model__):",
-      [&]() -> LogicalResult {
-        OwningOpRef<ModuleOp> forward =
-            parseSourceString<ModuleOp>(forward_, &context);
+      &context, "cannot read the forward program:", [&]() -> LogicalResult {
+        forward = parseSourceString<ModuleOp>(forward_, &context);
         if (!forward)
           return failure();
         auto programs = forward->getOps<train::ProgramOp>();
         if (programs.empty())
           return emitError(forward->getLoc(), "the program has no "
                                               "train.program");
-        for (auto param : (*programs.begin()).getOps<train::ParamOp>())
+        program = *programs.begin();
+        for (auto param : program.getOps<train::ParamOp>())
           parameters.push_back(param.getSymName().str());
+        llvm::raw_string_ostream os(mlirModel);
+        forward->print(os);
+        return success();
+      }));
+
+  // Paddle's `__model__`, unless the program has ops Paddle cannot say:
+  // then the rest is saved all the same.
+  std::string paddleModel;
+  Status paddle = captureDiagnostics(
+      &context,
+      "skipped Paddle's __model__ (__model__.mlir and the parameters are "
+      "saved): the forward program cannot be written as a Paddle "
+      "ProgramDesc:",
+      [&]() -> LogicalResult {
         OwningOpRef<ModuleOp> converted =
-            convertTrainToPaddle(*programs.begin(), TrainProgramPart::Main);
+            convertTrainToPaddle(program, TrainProgramPart::Main);
         if (!converted)
           return failure();
-        llvm::raw_string_ostream os(model);
+        llvm::raw_string_ostream os(paddleModel);
         return exportPaddleProgram(
             *converted->getOps<paddle::ProgramOp>().begin(), os);
-      }));
+      });
 
   // Only those parameters, trained ones from the servers; the worker's
   // copies, listed last, give the ones it alone holds (frozen parameters
@@ -121,6 +140,24 @@ Status TranspilerFleet::saveInferenceModel(const std::string &dir) {
       dir, listCheckpointStores(*servers, worker_->store()),
       checkpointModeName(job_->mode), worker_->lastStep(), parameters));
   OPENKS_RETURN_IF_ERROR(
-      writeFileAtomically(dir + "/__model__.mlir", forward_));
-  return writeFileAtomically(dir + "/__model__", model);
+      writeFileAtomically(dir + "/__model__.mlir", mlirModel));
+  std::error_code ignoredError;
+  if (paddle.isOk())
+    OPENKS_RETURN_IF_ERROR(
+        writeFileAtomically(dir + "/__model__", paddleModel));
+  else
+    // A `__model__` of an earlier save would not be this program.
+    std::filesystem::remove(dir + "/__model__", ignoredError);
+
+  std::string skipped = paddle.isOk()
+                            ? std::string()
+                            : fmt::format("Fleet::saveInferenceModel({}): {}",
+                                          dir, paddle.message());
+  if (report) {
+    report->wrotePaddleModel = paddle.isOk();
+    report->paddleSkipped = skipped;
+  } else if (!paddle.isOk()) {
+    fmt::print(stderr, "openks: warning: {}\n", skipped);
+  }
+  return Status::ok();
 }

@@ -44,10 +44,11 @@ public:
                            "has its job",
                            fleet_.describeRole());
     // The forward program, for saveInferenceModel, as text: it must not
-    // depend on the module's context outliving the fleet.
+    // depend on the module's context outliving the fleet. Its locations
+    // go along, so that what the export says names the user's program.
     std::string forward;
     llvm::raw_string_ostream os(forward);
-    module.print(os);
+    module.print(os, OpPrintingFlags().enableDebugInfo());
     auto pm = PassManager::on<ModuleOp>(module.getContext());
     buildMinimizePipeline(pm, optimizer_);
     buildTranspilePipeline(pm, transpile_);
@@ -68,7 +69,16 @@ TranspilerFleet::TranspilerFleet(std::shared_ptr<Cluster> cluster,
                                  FleetOptions options)
     : cluster_(std::move(cluster)), options_(options) {}
 
-TranspilerFleet::~TranspilerFleet() = default;
+TranspilerFleet::~TranspilerFleet() {
+  // Without this the servers, and the other workers at their barriers,
+  // would wait for this worker until their timeout.
+  if (isWorker() && !stopped_)
+    abortWorker(Status::error(StatusCode::Cancelled,
+                              "{}: its fleet was destroyed before "
+                              "Fleet::stopWorker (the worker returned early "
+                              "or failed)",
+                              describeRole()));
+}
 
 std::string TranspilerFleet::describeRole() const {
   return roleMaker_ ? roleMaker_->describe() : "uninitialised role";
@@ -252,6 +262,9 @@ StatusOr<double> TranspilerFleet::trainStep(DataSource &source,
 }
 
 void TranspilerFleet::abortWorker(const Status &status) {
+  if (aborted_)
+    return;
+  aborted_ = true;
   if (worker_)
     worker_->abort(status);
   cluster_->abort(status);

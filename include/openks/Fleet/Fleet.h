@@ -1,5 +1,4 @@
-//===- Fleet.h - The Fleet API of one role of a job --------------*- C++
-//-*-===//
+//===- Fleet.h - The Fleet API of one role of a job -------------*- C++ -*-===//
 //
 // Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -38,6 +37,16 @@
 #include <vector>
 
 namespace openks::fleet {
+
+/// What saveInferenceModel wrote besides `__model__.mlir` and the
+/// parameters, which it always writes.
+struct InferenceModelReport {
+  /// Whether it wrote Paddle's `__model__`.
+  bool wrotePaddleModel = false;
+  /// Why not: each op the Paddle export refused, at its location in the
+  /// program the fleet minimized.
+  std::string paddleSkipped;
+};
 
 /// An optimizer that makes a distributed job of the program it minimizes.
 class DistributedOptimizer {
@@ -110,8 +119,11 @@ public:
   virtual Status saveCheckpoint(const std::string &dir) = 0;
   /// Worker: saves the forward program (as `__model__.mlir` and as
   /// Paddle's `__model__`) and its trained parameters, in the checkpoint
-  /// layout, gathered from every server.
-  virtual Status saveInferenceModel(const std::string &dir) = 0;
+  /// layout, gathered from every server. A program with an op the Paddle
+  /// export refuses is saved without `__model__`, and the save succeeds:
+  /// `report`, when given, says so, else a warning on stderr does.
+  virtual Status saveInferenceModel(const std::string &dir,
+                                    InferenceModelReport *report = nullptr) = 0;
 
 protected:
   /// Returns an error naming `call` unless init has run.

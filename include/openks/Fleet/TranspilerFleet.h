@@ -1,5 +1,4 @@
-//===- TranspilerFleet.h - Fleet over transpiled PS jobs ---------*- C++
-//-*-===//
+//===- TranspilerFleet.h - Fleet over transpiled PS jobs --------*- C++ -*-===//
 //
 // Part of the OpenKS Fleet compiler, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -52,6 +51,8 @@ public:
   /// Makes a role that meets the job's other roles in `cluster`.
   explicit TranspilerFleet(std::shared_ptr<runtime::Cluster> cluster,
                            FleetOptions options = {});
+  /// A worker destroyed after init but before stopWorker (it returned
+  /// early, or failed) aborts: the servers stop at once, naming it.
   ~TranspilerFleet() override;
 
   StatusOr<std::unique_ptr<DistributedOptimizer>>
@@ -77,7 +78,8 @@ public:
   mlir::Operation *startupProgram() const override;
 
   Status saveCheckpoint(const std::string &dir) override;
-  Status saveInferenceModel(const std::string &dir) override;
+  Status saveInferenceModel(const std::string &dir,
+                            InferenceModelReport *report = nullptr) override;
 
   /// Worker: opens this worker's shard of the data source `spec` (see
   /// DataSource.h), laid out as the main step's inputs. Needs minimize.
@@ -89,7 +91,8 @@ public:
   /// Needs initWorker.
   StatusOr<double> trainStep(runtime::DataSource &source, int64_t globalBatch);
   /// Worker: reports `status`, a failure of this worker, to every server
-  /// and to the cluster, so that every other role stops.
+  /// and to the cluster, so that every other role stops. Once is enough:
+  /// later calls do nothing.
   void abortWorker(const Status &status);
 
   /// Returns this role's part of the job (see RoleSelection), or null
@@ -104,8 +107,8 @@ private:
   class Optimizer;
 
   /// Loads the transpiled `module` as this role's job; `forward`, when not
-  /// empty, is the program before minimize, printed (for
-  /// saveInferenceModel).
+  /// empty, is the program before minimize, printed with its locations
+  /// (for saveInferenceModel).
   Status adopt(mlir::ModuleOp module, std::string forward);
   /// Connects this worker to every server, runs its startup step, resumes
   /// from the checkpoint in `modelDir` if one is given, and waits for the
@@ -132,6 +135,7 @@ private:
   std::unique_ptr<runtime::Transport> transport_;
   std::unique_ptr<runtime::WorkerRole> worker_;
   bool stopped_ = false;
+  bool aborted_ = false;
 };
 
 } // namespace openks::fleet

@@ -527,9 +527,13 @@ TEST_F(GrpcClusterTest, ATrainerGoneWithoutStopWorkerFailsTheServerNamingIt) {
   StatusOr<double> loss = worker->trainStep(**data, kBatch);
   ASSERT_TRUE(loss) << describe(loss.status());
   worker.reset();
-  // Lost within the liveness window, not stalled until the job's timeout
-  // (which would be a DeadlineExceeded naming the send barrier).
-  expectError(server.wait(), StatusCode::PeerLost, "trainer 0 is lost");
+  // The fleet's destructor aborts over gRPC: the server fails at once with
+  // its message, not at the end of the liveness window ("trainer 0 is
+  // lost") nor of the job's timeout (a DeadlineExceeded naming the send
+  // barrier).
+  expectError(server.wait(), StatusCode::PeerLost,
+              "trainer 0 failed: local role maker (worker 0 of 1 servers and "
+              "1 workers): its fleet was destroyed before Fleet::stopWorker");
 }
 
 TEST_F(GrpcClusterTest, ABarrierFailureComesWithTheTrainersNextCall) {

@@ -11,7 +11,8 @@
 // initServer/runServer or initWorker/trainStep/stopWorker. Sync training
 // through the API must equal single-process training, calls out of order
 // must name the call that comes first, and a server that never comes must
-// fail the workers within the timeout.
+// fail the workers within the timeout, and a worker that returns without
+// stopWorker must release the servers at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,11 +135,12 @@ TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
   ASSERT_NE(mkdtemp(scratch.data()), nullptr);
   std::string checkpoint = scratch + "/checkpoint";
   std::string inference = scratch + "/inference";
+  InferenceModelReport report;
   auto save = [&](TranspilerFleet &fleet) -> Status {
     if (!fleet.isFirstWorker())
       return Status::ok();
     OPENKS_RETURN_IF_ERROR(fleet.saveCheckpoint(checkpoint));
-    return fleet.saveInferenceModel(inference);
+    return fleet.saveInferenceModel(inference, &report);
   };
   std::unique_ptr<ApiJob> saved =
       runThroughApi(options(), loopbackEndpoints(2), 2, /*steps=*/4, "",
@@ -150,6 +152,8 @@ TEST_F(TranspilerFleetTest, ACheckpointSavedByAWorkerLoadsIntoOtherServers) {
   EXPECT_EQ(info->mode, "sync");
   for (const char *file : {"__model__", "__model__.mlir", "__manifest__"})
     EXPECT_TRUE(std::filesystem::exists(inference + "/" + file)) << file;
+  EXPECT_TRUE(report.wrotePaddleModel);
+  EXPECT_EQ(report.paddleSkipped, "");
   // The inference model holds the forward program's parameters only: no
   // optimizer state, no learning rate.
   StatusOr<CheckpointInfo> model = readCheckpointInfo(inference);
@@ -275,6 +279,45 @@ TEST_F(TranspilerFleetTest, AWorkerOfAnotherJobIsRefusedByItsServers) {
   cluster->abort(status);
   serving.join();
   EXPECT_FALSE(served.isOk());
+}
+
+TEST_F(TranspilerFleetTest, AWorkerDestroyedBeforeStopWorkerReleasesServers) {
+  // The worker trains a step and returns without stopWorker, as a program
+  // that meets an error does: its fleet's destructor tells the server,
+  // which stops at once, naming it, and not after its timeout.
+  RoleProgram serverProgram, workerProgram;
+  TranspilerFleet server(cluster, options());
+  ASSERT_TRUE(
+      setUpRole(server, serverProgram, Role::Server, 0, loopbackEndpoints(1), 1)
+          .isOk());
+  ASSERT_TRUE(server.initServer().isOk());
+  Status served = Status::ok();
+  std::chrono::steady_clock::time_point stopped;
+  std::thread serving([&] {
+    served = server.runServer();
+    stopped = std::chrono::steady_clock::now();
+  });
+  std::chrono::steady_clock::time_point destroyed;
+  {
+    TranspilerFleet worker(cluster, options());
+    ASSERT_TRUE(setUpRole(worker, workerProgram, Role::Worker, 0,
+                          loopbackEndpoints(1), 1)
+                    .isOk());
+    StatusOr<std::unique_ptr<DataSource>> data =
+        worker.openData(kOddShapesData);
+    ASSERT_TRUE(data.isOk()) << data.status().message();
+    ASSERT_TRUE(worker.initWorker().isOk());
+    StatusOr<double> loss = worker.trainStep(**data, kBatch);
+    ASSERT_TRUE(loss.isOk()) << loss.status().message();
+    destroyed = std::chrono::steady_clock::now();
+  }
+  serving.join();
+  EXPECT_LT(stopped - destroyed, kTimeout / 4);
+  EXPECT_EQ(served.code(), StatusCode::PeerLost) << served.message();
+  for (const char *part :
+       {"trainer 0 failed", "worker 0", "destroyed before Fleet::stopWorker"})
+    EXPECT_NE(served.message().find(part), std::string::npos)
+        << "no '" << part << "' in: " << served.message();
 }
 
 TEST_F(TranspilerFleetTest, AJobForOtherServersIsRefused) {
