@@ -700,8 +700,14 @@ void BM_MlpSync(benchmark::State &state) {
   if (failed(state, status))
     return;
 
+  // Each role gets its share of the machine, as LocalJob gives it.
+  std::vector<int> budgets = splitComputeThreads(0, 1, 1);
   FirstError errors;
-  std::thread serving([&] { errors.record((*server)->server().serve()); });
+  std::thread serving([&] {
+    setComputeThreads(budgets[0]);
+    errors.record((*server)->server().serve());
+  });
+  setComputeThreads(budgets[1]);
   status = (*worker)->start();
   for (auto _ : state) {
     if (status.isOk())
@@ -716,6 +722,7 @@ void BM_MlpSync(benchmark::State &state) {
   else
     (*worker)->abort(status);
   serving.join();
+  setComputeThreads(getAvailableCpus());
   if (status.isOk())
     status = errors.get();
   if (failed(state, status))

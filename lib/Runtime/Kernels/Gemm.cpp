@@ -28,9 +28,10 @@ using namespace openks;
 using namespace openks::runtime;
 using namespace openks::runtime::kernels::detail;
 
-/// The fewest multiply-adds worth a thread of their own: about 10 us of
-/// work, against a hand-off of a few microseconds.
-static constexpr int64_t kMinMacsPerPart = int64_t(1) << 21;
+/// The fewest multiply-adds worth a thread of their own: about 40 us of
+/// work. With a quarter of that, the MLP's batch-64 products ran slower on
+/// two threads than on one (docs/performance.md).
+static constexpr int64_t kMinMacsPerPart = int64_t(1) << 23;
 /// Parts of a product are multiples of this many rows or columns, the
 /// blocking of sgemm's kernels.
 static constexpr int64_t kPartAlignment = 16;
