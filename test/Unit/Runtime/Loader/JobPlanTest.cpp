@@ -26,6 +26,7 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 using namespace mlir;
@@ -277,13 +278,34 @@ std::vector<std::string> instructionOps(const Plan &plan) {
   return ops;
 }
 
-TEST_F(JobPlanTest, ReceivedBlocksLandInTheirParameter) {
-  ASSERT_TRUE(parse(receivingJob(/*lossAfterReceives=*/false).c_str()));
-  auto worker = cast<ps::WorkerOp>(module->lookupSymbol("trainer"));
-  FailureOr<ParameterStore> store = buildParameterStore(worker, PlanOptions());
-  ASSERT_TRUE(succeeded(store));
-  auto step = cast<train::StepOp>(worker.lookupSymbol("step"));
-  Plan plan = planOf(step.getBody(), *store);
+/// The store and main plan of the worker of receivingJob.
+struct ReceivingStep {
+  ParameterStore store;
+  Plan plan;
+};
+
+class ReceivingJobTest : public JobPlanTest {
+protected:
+  /// Loads the worker's main step of receivingJob(`lossAfterReceives`).
+  std::optional<ReceivingStep> load(bool lossAfterReceives) {
+    if (!parse(receivingJob(lossAfterReceives).c_str()))
+      return std::nullopt;
+    auto worker = cast<ps::WorkerOp>(module->lookupSymbol("trainer"));
+    FailureOr<ParameterStore> store =
+        buildParameterStore(worker, PlanOptions());
+    if (failed(store))
+      return std::nullopt;
+    auto step = cast<train::StepOp>(worker.lookupSymbol("step"));
+    Plan plan = planOf(step.getBody(), *store);
+    return ReceivingStep{std::move(*store), std::move(plan)};
+  }
+};
+
+TEST_F(ReceivingJobTest, ReceivedBlocksLandInTheirParameter) {
+  std::optional<ReceivingStep> loaded = load(/*lossAfterReceives=*/false);
+  ASSERT_TRUE(loaded);
+  const ParameterStore *store = &loaded->store;
+  const Plan &plan = loaded->plan;
 
   // Neither a concat nor a write is left: the receive writes both.
   EXPECT_EQ(instructionOps(plan),
@@ -305,13 +327,11 @@ TEST_F(JobPlanTest, ReceivedBlocksLandInTheirParameter) {
     EXPECT_TRUE(access.write) << access.parameter;
 }
 
-TEST_F(JobPlanTest, ReceivedBlocksWaitForTheParametersLastRead) {
-  ASSERT_TRUE(parse(receivingJob(/*lossAfterReceives=*/true).c_str()));
-  auto worker = cast<ps::WorkerOp>(module->lookupSymbol("trainer"));
-  FailureOr<ParameterStore> store = buildParameterStore(worker, PlanOptions());
-  ASSERT_TRUE(succeeded(store));
-  auto step = cast<train::StepOp>(worker.lookupSymbol("step"));
-  Plan plan = planOf(step.getBody(), *store);
+TEST_F(ReceivingJobTest, ReceivedBlocksWaitForTheParametersLastRead) {
+  std::optional<ReceivingStep> loaded = load(/*lossAfterReceives=*/true);
+  ASSERT_TRUE(loaded);
+  const ParameterStore *store = &loaded->store;
+  const Plan &plan = loaded->plan;
 
   // The mean reads @w after the receives, so @w's blocks keep their concat
   // and write; @s, which nothing reads, still lands in place.
