@@ -8,6 +8,7 @@
 
 #include "openks/Runtime/Checkpoint.h"
 
+#include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/TensorFile.h"
 #include "openks/Support/Crc32c.h"
 #include "openks/Support/DurableFile.h"
@@ -206,7 +207,8 @@ static Status
 writeCheckpointFiles(const std::string &temporary,
                      const std::vector<const ParameterStore *> &stores,
                      const std::string &mode, int64_t step,
-                     const std::vector<std::string> &selected) {
+                     const std::vector<std::string> &selected,
+                     const std::vector<CheckpointFile> &files) {
   VariableMap<const ParameterStore> variables(stores);
   std::set<std::string> seen;
   for (const std::string &name : selected) {
@@ -236,6 +238,19 @@ writeCheckpointFiles(const std::string &temporary,
         writeFileSynced((fs::path(temporary) / name).string(), bytes));
     manifest += formatVariable(
         {name, value->dtype(), value->shape(), bytes.size(), crc32c(bytes)});
+  }
+  std::set<std::string> taken(names.begin(), names.end());
+  for (const CheckpointFile &file : files) {
+    OPENKS_RETURN_IF_ERROR(checkFileName(file.name));
+    if (!taken.insert(file.name).second)
+      return Status::invalidArgument(
+          "cannot save the file '{}': the checkpoint has a variable or a "
+          "file of that name",
+          file.name);
+    OPENKS_RETURN_IF_ERROR(writeFileSynced(
+        (fs::path(temporary) / file.name).string(), file.contents));
+    manifest += fmt::format("file\t{}\t{}\t{:08x}\n", file.name,
+                            file.contents.size(), crc32c(file.contents));
   }
   manifest += fmt::format("manifest-crc32c\t{:08x}\n", crc32c(manifest));
   OPENKS_RETURN_IF_ERROR(writeFileSynced(
@@ -390,7 +405,8 @@ static Status checkManifestHeader(const std::string &mode, int64_t step) {
 Status openks::runtime::saveCheckpoint(
     const std::string &dir, const std::vector<const ParameterStore *> &stores,
     const std::string &mode, int64_t step,
-    const std::vector<std::string> &variables) {
+    const std::vector<std::string> &variables,
+    const std::vector<CheckpointFile> &files) {
   std::string target = normalize(dir);
   OPENKS_RETURN_IF_ERROR(checkReplaceable(target));
   OPENKS_RETURN_IF_ERROR(checkManifestHeader(mode, step));
@@ -406,7 +422,7 @@ Status openks::runtime::saveCheckpoint(
   if (!temporary)
     return temporary.status().withContext("saving the checkpoint " + target);
   Status status =
-      writeCheckpointFiles(*temporary, stores, mode, step, variables);
+      writeCheckpointFiles(*temporary, stores, mode, step, variables, files);
   if (status.isOk())
     status = replaceDirectory(*temporary, target);
   // After the swap, the temporary directory holds the previous checkpoint.
@@ -500,6 +516,23 @@ static Status parseVariable(const std::vector<std::string_view> &fields,
     return malformed("CRC-32C", fields[5], "8 lower-case hex digits");
   std::from_chars(fields[5].data(), fields[5].data() + 8, crc, 16);
   variable.crc32c = crc;
+  return Status::ok();
+}
+
+/// Parses a manifest's "file" line.
+static Status parseFile(const std::vector<std::string_view> &fields,
+                        CheckpointFileEntry &file) {
+  if (fields.size() != 4)
+    return Status::dataLoss("expected 'file<TAB>NAME<TAB>BYTES<TAB>CRC32C'");
+  file.name = std::string(fields[1]);
+  std::optional<int64_t> bytes = parseCount(fields[2], INT64_MAX);
+  if (!checkFileName(file.name).isOk() || !bytes || fields[3].size() != 8 ||
+      fields[3].find_first_not_of("0123456789abcdef") != std::string::npos)
+    return Status::dataLoss("file '{}': malformed name, byte size or "
+                            "CRC-32C",
+                            file.name);
+  file.bytes = static_cast<uint64_t>(*bytes);
+  std::from_chars(fields[3].data(), fields[3].data() + 8, file.crc32c, 16);
   return Status::ok();
 }
 
@@ -617,6 +650,11 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
                                    "line {}",
                                    variable.name, first->second));
       info.variables.push_back(std::move(variable));
+    } else if (!fields.empty() && fields[0] == "file") {
+      CheckpointFileEntry file;
+      if (Status status = parseFile(fields, file); !status.isOk())
+        return damaged(number, status.message());
+      info.files.push_back(std::move(file));
     } else {
       return damaged(number, fmt::format("unexpected line '{}'", line));
     }
@@ -627,21 +665,40 @@ openks::runtime::readCheckpointInfo(const std::string &dir) {
   return info;
 }
 
+/// Reads the file `path` and checks it against the size `expectedBytes` and
+/// CRC-32C `expectedCrc` its manifest gives.
+static StatusOr<std::string> readListedFile(const std::string &path,
+                                            uint64_t expectedBytes,
+                                            uint32_t expectedCrc) {
+  StatusOr<std::string> bytes = readFile(path, expectedBytes);
+  if (!bytes)
+    return bytes.status();
+  if (bytes->size() != expectedBytes)
+    return Status::dataLoss("{}: truncated: {} bytes, the manifest says {}",
+                            path, bytes->size(), expectedBytes);
+  uint32_t crc = crc32c(*bytes);
+  if (crc != expectedCrc)
+    return Status::dataLoss("{}: damaged: its CRC-32C is {:08x}, the "
+                            "manifest says {:08x}",
+                            path, crc, expectedCrc);
+  return bytes;
+}
+
+StatusOr<std::string>
+openks::runtime::readCheckpointFile(const std::string &dir,
+                                    const CheckpointFileEntry &file) {
+  return readListedFile((fs::path(dir) / file.name).string(), file.bytes,
+                        file.crc32c);
+}
+
 StatusOr<Tensor>
 openks::runtime::readCheckpointVariable(const std::string &dir,
                                         const CheckpointVariable &variable) {
   std::string path = (fs::path(dir) / variable.name).string();
-  StatusOr<std::string> bytes = readFile(path, variable.bytes);
+  StatusOr<std::string> bytes =
+      readListedFile(path, variable.bytes, variable.crc32c);
   if (!bytes)
     return bytes.status();
-  if (bytes->size() != variable.bytes)
-    return Status::dataLoss("{}: truncated: {} bytes, the manifest says {}",
-                            path, bytes->size(), variable.bytes);
-  uint32_t crc = crc32c(*bytes);
-  if (crc != variable.crc32c)
-    return Status::dataLoss("{}: damaged: its CRC-32C is {:08x}, the "
-                            "manifest says {:08x}",
-                            path, crc, variable.crc32c);
   StatusOr<TensorFileContents> contents = decodeTensorFile(*bytes, path);
   if (!contents)
     return contents.status();
@@ -772,4 +829,30 @@ StatusOr<CheckpointInfo> openks::runtime::loadCheckpoint(const std::string &dir,
     if (server.program)
       stores.push_back(&server.program->store);
   return loadCheckpoint(dir, stores);
+}
+
+StatusOr<std::string>
+openks::runtime::useCheckpointIdMaps(const std::string &spec,
+                                     const std::string &dir) {
+  if (!numbersNamesItself(spec))
+    return spec;
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(dir);
+  if (!info)
+    return info.status();
+  int maps = 0;
+  for (const CheckpointFileEntry &file : info->files)
+    if (file.name == "entities.tsv" || file.name == "relations.tsv") {
+      if (StatusOr<std::string> contents = readCheckpointFile(dir, file);
+          !contents)
+        return contents.status();
+      ++maps;
+    }
+  if (maps < 2)
+    return spec;
+  if (dir.find(',') != std::string::npos)
+    return Status::invalidArgument(
+        "cannot number the names of {} by the id maps of {}: a data spec "
+        "cannot name a directory whose path holds a comma",
+        spec, dir);
+  return spec + ",maps=" + normalize(dir);
 }

@@ -20,6 +20,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <fmt/format.h>
 #include <fstream>
 
 using namespace openks;
@@ -519,6 +520,35 @@ static bool hasIdLists(const std::vector<FeedSpec> &feeds) {
 //===----------------------------------------------------------------------===//
 // Opening
 //===----------------------------------------------------------------------===//
+
+std::string IdMap::format() const {
+  std::string text;
+  for (size_t id = 0; id < names.size(); ++id)
+    text += fmt::format("{}\t{}\n", id, names[id]);
+  return text;
+}
+
+bool openks::runtime::numbersNamesItself(const std::string &spec) {
+  std::string_view text = spec;
+  if (text.substr(0, 8) != "triples:")
+    return false;
+  for (size_t comma = text.find(','); comma != std::string_view::npos;
+       comma = text.find(',', comma + 1)) {
+    std::string_view option = trimSpace(text.substr(comma + 1));
+    for (std::string_view key : {"maps=", "ids=", "format="})
+      if (option.substr(0, key.size()) == key)
+        return false;
+  }
+  return true;
+}
+
+StatusOr<std::vector<IdMap>>
+openks::runtime::readIdMaps(const std::string &spec) {
+  std::string_view prefix = "triples:";
+  if (spec.compare(0, prefix.size(), prefix) != 0)
+    return std::vector<IdMap>();
+  return readTriplesIdMaps(std::string_view(spec).substr(prefix.size()));
+}
 
 Status openks::runtime::openDataSource(const std::string &spec,
                                        const std::vector<FeedSpec> &feeds,

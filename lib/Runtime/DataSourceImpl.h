@@ -90,6 +90,7 @@ public:
   Status next(int64_t globalBatch, const std::vector<Tensor *> &feeds) final;
   Status skip(int64_t globalBatch, int64_t batches) final;
   int64_t epoch() const final { return epoch_; }
+  std::optional<int64_t> rowsPerEpoch() const final { return numRows_; }
 
 protected:
   const Layout &layout() const { return layout_; }
@@ -176,6 +177,10 @@ Status openSynthetic(std::string_view options, Layout layout, Shard shard,
 /// `feeds`.
 Status openTriples(std::string_view spec, const std::vector<FeedSpec> &feeds,
                    Shard shard, std::unique_ptr<DataSource> &source);
+
+/// Returns the entity and relation maps of the triples of "PATH[,key=value
+/// ...]"; nothing for integer ids.
+StatusOr<std::vector<IdMap>> readTriplesIdMaps(std::string_view spec);
 
 } // namespace openks::runtime::detail
 

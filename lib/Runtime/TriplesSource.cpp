@@ -71,6 +71,13 @@ public:
     return it->second;
   }
   int64_t size() const { return static_cast<int64_t>(ids_.size()); }
+  /// Returns the names in id order.
+  std::vector<std::string> names() const {
+    std::vector<std::string> names(ids_.size());
+    for (const auto &[name, id] : ids_)
+      names[id] = name;
+    return names;
+  }
   /// Returns the map file the numbering was read from, if any.
   const std::string &map() const { return map_; }
 
@@ -325,11 +332,11 @@ static Status splitFields(std::string_view line, const TriplesOptions &options,
 }
 
 /// Reads the triples of `path` into `triples`, numbering names (by first
-/// appearance or by the maps) or taking integer ids, and sets the entity
-/// and relation counts in `options`.
+/// appearance or by the maps) in `entities` and `relations` or taking
+/// integer ids, and sets the entity and relation counts in `options`.
 static Status readTriples(const std::string &path, TriplesOptions &options,
-                          std::vector<int64_t> &triples) {
-  Vocabulary entities, relations;
+                          std::vector<int64_t> &triples, Vocabulary &entities,
+                          Vocabulary &relations) {
   if (!options.maps.empty()) {
     OPENKS_RETURN_IF_ERROR(entities.read(options.maps + "/entities.tsv"));
     OPENKS_RETURN_IF_ERROR(relations.read(options.maps + "/relations.tsv"));
@@ -404,15 +411,15 @@ static Status readTriples(const std::string &path, TriplesOptions &options,
   return Status::ok();
 }
 
-Status openks::runtime::detail::openTriples(
-    std::string_view spec, const std::vector<FeedSpec> &feeds, Shard shard,
-    std::unique_ptr<DataSource> &source) {
+/// Parses "PATH[,key=value...]" into `path` and `options`, the options a
+/// file's layout implies filled in.
+static Status parseTriplesSpec(std::string_view spec, std::string &path,
+                               TriplesOptions &options) {
   size_t comma = spec.find(',');
-  std::string path(trimSpace(spec.substr(0, comma)));
+  path = std::string(trimSpace(spec.substr(0, comma)));
   if (path.empty())
     return Status::invalidArgument(
         "triples data needs a file: triples:PATH[,key=value...]");
-  TriplesOptions options;
   if (comma != std::string_view::npos)
     OPENKS_RETURN_IF_ERROR(parseOptions(spec.substr(comma + 1), options)
                                .withContext("triples data"));
@@ -427,14 +434,40 @@ Status openks::runtime::detail::openTriples(
   if (!options.columns)
     options.columns = options.openKE ? std::array<int, 3>{0, 2, 1}
                                      : std::array<int, 3>{0, 1, 2};
+  return Status::ok();
+}
+
+Status openks::runtime::detail::openTriples(
+    std::string_view spec, const std::vector<FeedSpec> &feeds, Shard shard,
+    std::unique_ptr<DataSource> &source) {
+  std::string path;
+  TriplesOptions options;
+  OPENKS_RETURN_IF_ERROR(parseTriplesSpec(spec, path, options));
   Layout layout;
   OPENKS_RETURN_IF_ERROR(checkTriplesLayout(feeds, options, layout));
   std::vector<int64_t> triples;
-  OPENKS_RETURN_IF_ERROR(readTriples(path, options, triples));
+  Vocabulary entities, relations;
+  OPENKS_RETURN_IF_ERROR(
+      readTriples(path, options, triples, entities, relations));
   if (layout.negatives > 0 && options.entities < 2)
     return Status::invalidArgument(
         "{} names one entity; negative sampling needs at least two", path);
   source = std::make_unique<TriplesSource>(std::move(layout), shard,
                                            std::move(triples), options);
   return Status::ok();
+}
+
+StatusOr<std::vector<IdMap>>
+openks::runtime::detail::readTriplesIdMaps(std::string_view spec) {
+  std::string path;
+  TriplesOptions options;
+  OPENKS_RETURN_IF_ERROR(parseTriplesSpec(spec, path, options));
+  if (*options.integerIds)
+    return std::vector<IdMap>();
+  std::vector<int64_t> triples;
+  Vocabulary entities, relations;
+  OPENKS_RETURN_IF_ERROR(
+      readTriples(path, options, triples, entities, relations));
+  return std::vector<IdMap>{{"entities.tsv", entities.names()},
+                            {"relations.tsv", relations.names()}};
 }

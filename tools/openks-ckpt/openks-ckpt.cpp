@@ -13,8 +13,9 @@
 //     prints rows of a variable's values;
 // openks-ckpt verify DIR
 //     re-reads every file and checks it against the manifest;
-// openks-ckpt export DIR VAR -o FILE [--format npy|text] [--names IDS.tsv]
-//     writes a variable as a .npy file or as text.
+// openks-ckpt export DIR VAR -o FILE [--format npy|text] [--rows A:B]
+//                   [--names IDS.tsv]
+//     writes a variable, or some of its rows, as a .npy file or as text.
 // DIR is a checkpoint of openks-run --save-dir, saved by any layout, or
 // Paddle's save_persistables output; it is read as --load-dir reads it
 // (Checkpoint.h).
@@ -73,10 +74,10 @@ static cl::opt<std::string> variableName(cl::Positional, cl::desc("<variable>"),
                                          cl::cat(ckptCategory));
 static cl::opt<std::string>
     rowsOption("rows",
-               cl::desc("Print rows A to B - 1 (A:B, A: to the last row, :B "
-                        "from row 0)"),
+               cl::desc("Print or export rows A to B - 1 (A:B, A: to the "
+                        "last row, :B from row 0)"),
                cl::value_desc("A:B"), cl::sub(showCommand),
-               cl::cat(ckptCategory));
+               cl::sub(exportCommand), cl::cat(ckptCategory));
 static cl::opt<std::string>
     outputFilename("o", cl::desc("Write to this file ('-': standard output)"),
                    cl::value_desc("file"), cl::Required, cl::sub(exportCommand),
@@ -227,15 +228,28 @@ static int runVerify() {
     }
     bytes += variable.bytes;
   }
-  size_t files = info->variables.size();
+  for (const CheckpointFileEntry &file : info->files) {
+    if (StatusOr<std::string> contents =
+            readCheckpointFile(checkpointDir, file);
+        !contents) {
+      fail(contents.status().message());
+      ++problems;
+    }
+    bytes += file.bytes;
+  }
+  size_t files = info->variables.size() + info->files.size();
   if (problems)
-    return fail(fmt::format("{}: {} of {} variable files failed verification",
+    return fail(fmt::format("{}: {} of {} files failed verification",
                             checkpointDir.getValue(), problems, files));
   if (info->hasManifest)
     llvm::outs() << fmt::format(
-        "{}: {} variable files ({} bytes) verified: sizes, CRC-32C, types "
+        "{}: {} variable files{} ({} bytes) verified: sizes, CRC-32C, types "
         "and shapes match the manifest\n",
-        checkpointDir.getValue(), files, bytes);
+        checkpointDir.getValue(), info->variables.size(),
+        info->files.empty()
+            ? ""
+            : fmt::format(" and {} other files", info->files.size()),
+        bytes);
   else
     llvm::outs() << fmt::format(
         "{}: {} tensor files ({} bytes) of Paddle's save_persistables output "
@@ -251,20 +265,35 @@ static int runExport() {
   StatusOr<Tensor> value = readVariable();
   if (!value)
     return fail(value.status().message());
+  // Rows A:B are a view of the variable; a map names rows 0 to B - 1 (an
+  // embedding table may have more rows than the map has names).
+  int64_t rows = countRows(value->shape());
+  RowRange range{0, rows};
+  Tensor view;
+  const Tensor *exported = &*value;
+  if (rowsOption.getNumOccurrences()) {
+    StatusOr<RowRange> asked = parseRowRange(rowsOption, rows);
+    if (!asked)
+      return fail(asked.status().message());
+    range = *asked;
+    if (value->rank() > 0) {
+      view = Tensor::viewRows(*value, range.begin, range.end - range.begin);
+      exported = &view;
+    }
+  }
   std::vector<std::string> names;
   if (!namesFile.empty()) {
-    StatusOr<std::vector<std::string>> read =
-        readNameMap(namesFile, countRows(value->shape()));
+    StatusOr<std::vector<std::string>> read = readNameMap(namesFile, range.end);
     if (!read)
       return fail(read.status().message());
-    names = std::move(*read);
+    names.assign(read->begin() + range.begin, read->end());
   }
   mlir::LogicalResult written = tools::writeOutputFile(
       outputFilename, "openks-ckpt", [&](llvm::raw_ostream &os) {
         if (exportFormat == ExportFormat::Npy)
-          writeNpy(*value, os);
+          writeNpy(*exported, os);
         else
-          writeText(*value, names, os);
+          writeText(*exported, names, os);
         return mlir::success();
       });
   return mlir::succeeded(written) ? 0 : 1;
@@ -288,7 +317,7 @@ int main(int argc, char **argv) {
       "  openks-ckpt list DIR\n"
       "  openks-ckpt show DIR VAR [--rows A:B]\n"
       "  openks-ckpt verify DIR\n"
-      "  openks-ckpt export DIR VAR -o FILE [--format npy|text] "
+      "  openks-ckpt export DIR VAR -o FILE [--format npy|text] [--rows A:B] "
       "[--names IDS.tsv]\n\n"
       "A row is a slice along the first dim (a scalar is one row); text\n"
       "prints it as its values, row-major, separated by tabs, with %.9g for\n"

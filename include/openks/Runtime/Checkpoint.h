@@ -79,6 +79,22 @@ struct CheckpointVariable {
 };
 
 /// What a checkpoint's manifest says.
+/// A file other than a variable that a checkpoint keeps: an id map of the
+/// names its embedding rows stand for, say.
+struct CheckpointFile {
+  /// The file's name in the directory.
+  std::string name;
+  std::string contents;
+};
+
+/// What a manifest records of a CheckpointFile.
+struct CheckpointFileEntry {
+  std::string name;
+  /// The file's size in bytes and CRC-32C.
+  uint64_t bytes = 0;
+  uint32_t crc32c = 0;
+};
+
 struct CheckpointInfo {
   int formatVersion = kCheckpointFormatVersion;
   /// The steps trained when it was saved.
@@ -87,6 +103,8 @@ struct CheckpointInfo {
   /// single-process training.
   std::string mode;
   std::vector<CheckpointVariable> variables;
+  /// The other files it keeps.
+  std::vector<CheckpointFileEntry> files;
   /// Whether the directory has a manifest; false for Paddle's
   /// save_persistables output, whose variables' sizes and checksums are
   /// those of the files as they were listed.
@@ -114,14 +132,16 @@ Status checkCheckpointTarget(const std::string &dir);
 /// copy listed after the servers fills in only variables no server holds).
 /// When `variables` is not empty, only those are saved, in that order, and
 /// each must be held. `mode` (a word) and `step` (at least 0) go into the
-/// manifest. Fails, leaving `dir` as it was, when `dir` may not be
+/// manifest, and so do the names, sizes and checksums of `files`, which are
+/// saved alongside. Fails, leaving `dir` as it was, when `dir` may not be
 /// replaced, a variable's rows are not all held, a name cannot be a file
-/// name, or a file cannot be written (also beyond the file size limit:
-/// see DurableFile.h).
+/// name or is used twice, or a file cannot be written (also beyond the file
+/// size limit: see DurableFile.h).
 Status saveCheckpoint(const std::string &dir,
                       const std::vector<const ParameterStore *> &stores,
                       const std::string &mode, int64_t step,
-                      const std::vector<std::string> &variables = {});
+                      const std::vector<std::string> &variables = {},
+                      const std::vector<CheckpointFile> &files = {});
 
 /// Saves the variables of the servers of `job` whose programs it holds
 /// (their live stores).
@@ -138,12 +158,26 @@ gatherVariable(const std::vector<const ParameterStore *> &stores,
 /// files of a directory without one (Paddle's save_persistables output).
 StatusOr<CheckpointInfo> readCheckpointInfo(const std::string &dir);
 
+/// Reads the file `file`, as readCheckpointInfo lists it in the checkpoint
+/// `dir`, and checks its size and CRC-32C. Fails naming the file when it is
+/// missing, not a regular file, truncated or damaged.
+StatusOr<std::string> readCheckpointFile(const std::string &dir,
+                                         const CheckpointFileEntry &file);
+
 /// Reads the file of `variable`, as readCheckpointInfo lists it in the
 /// checkpoint `dir`, and checks it against that listing: its size, CRC-32C,
 /// element type and shape. Fails naming the file when it is missing, not a
 /// regular file, truncated, damaged or not a tensor file.
 StatusOr<Tensor> readCheckpointVariable(const std::string &dir,
                                         const CheckpointVariable &variable);
+
+/// Returns the data spec `spec`, numbering names as the run that saved the
+/// checkpoint `dir` did: for triples data of names that sets none of `maps`,
+/// `ids` and `format`, read from a checkpoint that keeps the id maps
+/// entities.tsv and relations.tsv (each checked against the manifest),
+/// `spec` with `maps=DIR` added; else `spec` itself.
+StatusOr<std::string> useCheckpointIdMaps(const std::string &spec,
+                                          const std::string &dir);
 
 /// Fills every parameter of `stores` with its rows of its origin's variable
 /// in the checkpoint `dir`; every file is checked against the manifest,

@@ -37,6 +37,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,7 +81,32 @@ public:
   /// Returns the number of complete passes over the data so far, counted
   /// in global batches (the same in every shard).
   virtual int64_t epoch() const = 0;
+
+  /// Returns the rows of one pass over the data, all shards together, or
+  /// nothing when the source does not know.
+  virtual std::optional<int64_t> rowsPerEpoch() const { return std::nullopt; }
 };
+
+/// The numbering of one kind of names: `names[i]` has the id i.
+struct IdMap {
+  /// The file the map is kept in: "entities.tsv" or "relations.tsv".
+  std::string fileName;
+  std::vector<std::string> names;
+
+  /// Returns the text of the map's file: one "ID<TAB>NAME" line per name, in
+  /// id order (DGL-KE's layout, which triples data reads with `maps`).
+  std::string format() const;
+};
+
+/// Returns the id maps by which the source of `spec` numbers the names in
+/// its data: for triples of names, the entities and the relations (as read
+/// from `maps`, or numbered by first appearance); nothing for other data.
+/// Fails as opening the source would on a bad spec or file.
+StatusOr<std::vector<IdMap>> readIdMaps(const std::string &spec);
+
+/// Returns whether `spec` is triples data that leaves the numbering of its
+/// names to the source: it sets none of `maps`, `ids` and `format`.
+bool numbersNamesItself(const std::string &spec);
 
 /// Opens the source described by `spec` for the feed layout `feeds` and the
 /// shard `shard`. Layouts:

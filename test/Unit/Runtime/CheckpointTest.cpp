@@ -897,4 +897,59 @@ TEST_F(CheckpointTest, StoresListedFirstWinAndASelectionSavesOnlyIt) {
   }
 }
 
+TEST_F(CheckpointTest, KeepsOtherFilesCheckedByTheManifest) {
+  std::vector<ParameterStore> stores = makeLayout({3});
+  fillValues(stores, 2);
+  std::vector<CheckpointFile> files = {{"entities.tsv", "0\tparis\n1\trome\n"},
+                                       {"relations.tsv", "0\tcapital_of\n"}};
+  Status status =
+      saveCheckpoint(dir_, constPointers(stores), "local", 2, {}, files);
+  ASSERT_TRUE(status.isOk()) << status.message();
+  StatusOr<CheckpointInfo> info = readCheckpointInfo(dir_);
+  ASSERT_TRUE(info.isOk()) << info.status().message();
+  ASSERT_EQ(info->files.size(), 2u);
+  for (size_t i = 0; i < files.size(); ++i) {
+    EXPECT_EQ(info->files[i].name, files[i].name);
+    EXPECT_EQ(info->files[i].bytes, files[i].contents.size());
+    EXPECT_EQ(info->files[i].crc32c, crc32c(files[i].contents));
+    StatusOr<std::string> contents = readCheckpointFile(dir_, info->files[i]);
+    ASSERT_TRUE(contents.isOk()) << contents.status().message();
+    EXPECT_EQ(*contents, files[i].contents);
+  }
+  // Loading ignores them.
+  std::vector<ParameterStore> loaded = makeLayout({});
+  ASSERT_TRUE(loadCheckpoint(dir_, pointers(loaded)).isOk());
+  expectSameValues(stores, loaded);
+
+  // Triples of names are numbered by them; other data and data that
+  // numbers its names otherwise are left alone.
+  StatusOr<std::string> spec = useCheckpointIdMaps("triples:test.txt", dir_);
+  ASSERT_TRUE(spec.isOk()) << spec.status().message();
+  EXPECT_EQ(*spec, "triples:test.txt,maps=" + dir_);
+  for (const std::string &other :
+       {std::string("csv:test.csv"), std::string("triples:t.txt,ids=integers"),
+        std::string("triples:t.txt, maps=elsewhere"),
+        std::string("triples:t.txt,format=openke")})
+    EXPECT_EQ(*useCheckpointIdMaps(other, dir_), other);
+
+  // A changed file is damaged; a name used twice is refused.
+  std::ofstream(dir_ + "/entities.tsv") << "0\tparis\n1\tberlin\n";
+  StatusOr<std::string> damaged = readCheckpointFile(dir_, info->files[0]);
+  ASSERT_FALSE(damaged.isOk());
+  EXPECT_NE(damaged.status().message().find("entities.tsv: damaged"),
+            std::string::npos)
+      << damaged.status().message();
+  EXPECT_FALSE(useCheckpointIdMaps("triples:test.txt", dir_).isOk());
+  // A variable's name, and one file's name twice.
+  for (const std::string &name : {std::string("w"), std::string("x.tsv")}) {
+    Status refused = saveCheckpoint(dir_, constPointers(stores), "local", 3, {},
+                                    {{name, "a"}, {"x.tsv", "b"}});
+    ASSERT_FALSE(refused.isOk()) << name;
+    EXPECT_NE(refused.message().find("a variable or a file of that name"),
+              std::string::npos)
+        << refused.message();
+  }
+  EXPECT_EQ(readCheckpointInfo(dir_)->step, 2) << "the old one is kept";
+}
+
 } // namespace
