@@ -3,6 +3,7 @@
 # lit configuration of the OpenKS regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -31,7 +32,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.openks_tools_dir, config.llvm_tools_dir]
 # mlir-opt is Debian's stock one, from LLVM's own bin folder.
 tools = [
-    "openks-ckpt", "openks-launch", "openks-opt", "openks-run",
+    "openks-ckpt", "openks-eval", "openks-launch", "openks-opt", "openks-run",
     "openks-translate", "mlir-opt",
     "fleet-train-example",
     "openks-lsp-server", "openks-reduce",
@@ -44,6 +45,11 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # `UNSUPPORTED: sanitizer`.
 if config.openks_sanitize:
     config.available_features.add("sanitizer")
+
+# A headless Chromium renders the --report pages of openks-run; without one
+# (Debian's chromium package) those tests are reported UNSUPPORTED.
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
 
 # Under AddressSanitizer and ThreadSanitizer an allocation too large for the
 # machine returns null, as it does without them, so the tools' out-of-memory
