@@ -31,6 +31,9 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc
   libbenchmark-dev
   libgtest-dev
+  # A headless browser for the tests that render openks-run --report pages
+  # (without it they are UNSUPPORTED).
+  chromium
 )
 
 missing=()

@@ -56,6 +56,11 @@ TranspilerFleet::readServerStores(const char *call) const {
 }
 
 Status TranspilerFleet::saveCheckpoint(const std::string &dir) {
+  return saveCheckpoint(dir, {});
+}
+
+Status TranspilerFleet::saveCheckpoint(
+    const std::string &dir, const std::vector<runtime::CheckpointFile> &files) {
   StatusOr<std::vector<ParameterStore>> servers =
       readServerStores("saveCheckpoint");
   if (!servers)
@@ -63,7 +68,7 @@ Status TranspilerFleet::saveCheckpoint(const std::string &dir) {
   // What only workers hold comes from this one, whose thread this is.
   return runtime::saveCheckpoint(
       dir, listCheckpointStores(*servers, worker_->store()),
-      checkpointModeName(job_->mode), worker_->lastStep());
+      checkpointModeName(job_->mode), worker_->lastStep(), {}, files);
 }
 
 Status TranspilerFleet::loadServerCheckpoint(const std::string &modelDir) {

@@ -200,7 +200,7 @@ bool LocalJob::savesAfter(const JobRunOptions &options, int64_t step) {
           (options.saveEvery > 0 && step % options.saveEvery == 0));
 }
 
-Status LocalJob::saveJob(const std::string &dir, int64_t step,
+Status LocalJob::saveJob(const JobRunOptions &options, int64_t step,
                          const ParameterStore &local) const {
   // The servers' blocks are read as any role reads them, through a
   // transport of the cluster.
@@ -213,8 +213,9 @@ Status LocalJob::saveJob(const std::string &dir, int64_t step,
       readServerStores(**transport, job(), deadline);
   if (!servers)
     return servers.status();
-  return saveCheckpoint(dir, listCheckpointStores(*servers, local),
-                        checkpointModeName(job().mode), step);
+  return saveCheckpoint(options.saveDir, listCheckpointStores(*servers, local),
+                        checkpointModeName(job().mode), step, {},
+                        options.checkpointFiles);
 }
 
 Status LocalJob::saveLast(const JobRunOptions &options,
@@ -228,7 +229,7 @@ Status LocalJob::saveLast(const JobRunOptions &options,
       last = worker;
   if (!last || last->lastStep() == startStep)
     return Status::ok();
-  return saveJob(options.saveDir, last->lastStep(), last->store());
+  return saveJob(options, last->lastStep(), last->store());
 }
 
 Status LocalJob::runTrainer(int index, const JobRunOptions &options,
@@ -374,8 +375,8 @@ Status LocalJob::run(const JobRunOptions &options) {
             localCopies_.erase(summary.step);
           }
           // The lowest-numbered trainer that ran the step.
-          if (Status saved = saveJob(options.saveDir, summary.step,
-                                     copies.begin()->second);
+          if (Status saved =
+                  saveJob(options, summary.step, copies.begin()->second);
               !saved.isOk())
             failures.record(saved);
         }

@@ -18,6 +18,7 @@
 
 #include "MetricsWriter.h"
 #include "Progress.h"
+#include "RunReport.h"
 #include "Runs.h"
 #include "Verification.h"
 
@@ -101,6 +102,18 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
       return fail(writer.status().message());
     metrics.emplace(std::move(*writer));
   }
+  std::optional<RunReport> report;
+  if (!settings.reportOut.empty()) {
+    StatusOr<RunReport> created = RunReport::create(
+        settings.reportOut,
+        {settings.input, "a job, every server and trainer a thread",
+         settings.batchSize, settings.data},
+        columns);
+    if (!created)
+      return fail(created.status().message());
+    report.emplace(std::move(*created));
+    report->setJob(job);
+  }
 
   Progress progress(settings.steps, settings.logEvery);
   Progress::Clock::time_point start = Progress::Clock::now();
@@ -118,6 +131,7 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   runOptions.loadDir = settings.loadDir;
   runOptions.saveDir = settings.saveDir;
   runOptions.saveEvery = settings.saveEvery;
+  runOptions.checkpointFiles = settings.checkpointFiles;
   if (verification)
     runOptions.afterStep = [&](const WorkerRole &worker) {
       return worker.trainer() == 0 ? verification->check(worker, job)
@@ -142,9 +156,12 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
     double seconds =
         std::chrono::duration<double>(summary.completed - previous).count();
     previous = summary.completed;
+    double samplesPerSecond = summary.rows / std::max(seconds, 1e-9);
     if (metrics && metricsStatus.isOk())
-      metricsStatus = metrics->writeStep(
-          summary.step, loss, summary.rows / std::max(seconds, 1e-9), extra);
+      metricsStatus =
+          metrics->writeStep(summary.step, loss, samplesPerSecond, extra);
+    if (report)
+      report->addStep(summary.step, loss, samplesPerSecond, extra);
   };
   Status status = (*run)->run(runOptions);
   if (!status.isOk())
@@ -174,6 +191,11 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
             job.mode == SyncMode::Sync
                 ? fmt::format(", {} steps applied", stats.steps)
                 : std::string());
+    if (report)
+      report->setServerTraffic(index, {stats.bytesPushed, stats.bytesPulled,
+                                       job.mode == SyncMode::Sync
+                                           ? std::optional(stats.steps)
+                                           : std::nullopt});
   }
   for (int index = 0; index < (*run)->numTrainers(); ++index) {
     const CommunicationStats &stats = (*run)->trainer(index).stats();
@@ -183,6 +205,16 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
             index, (*run)->trainer(index).steps(), (*run)->rows(index),
             formatBytes(stats.bytesPushed), formatBytes(stats.bytesPulled),
             std::chrono::duration<double>(stats.barrierWait).count());
+    if (report)
+      report->addTrainerTraffic({index, (*run)->trainer(index).steps(),
+                                 (*run)->rows(index), stats.bytesPushed,
+                                 stats.bytesPulled, stats.barrierWait});
+  }
+  // With --verify, the page shows a failing run's differences too.
+  if (report) {
+    report->setTotals(std::chrono::duration<double>(seconds), totalRows);
+    if (Status written = report->write(); !written.isOk())
+      return fail(written.message());
   }
   if (!verification)
     return 0;

@@ -6,8 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckpointHistory.h"
+#include "HeldOutEvaluation.h"
 #include "MetricsWriter.h"
 #include "Progress.h"
+#include "RunReport.h"
 #include "Runs.h"
 
 #include "openks/Runtime/Checkpoint.h"
@@ -15,6 +18,7 @@
 #include "openks/Runtime/LocalTrainer.h"
 
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #include <optional>
 
@@ -42,14 +46,43 @@ int openks::run::trainLocally(train::StepOp step, const RunSettings &settings) {
     return fail(trainer.status().message());
 
   const std::vector<std::string> &names = (*trainer)->plan().outputNames();
+  std::optional<HeldOutEvaluation> evaluation;
+  std::string bestMetric = settings.bestMetric;
+  std::vector<std::string> columns(names.begin() + 1, names.end());
+  if (!settings.evalData.empty()) {
+    StatusOr<HeldOutEvaluation> created =
+        HeldOutEvaluation::create(step, (*trainer)->store(), settings);
+    if (!created)
+      return fail("--eval-data: " + created.status().message());
+    evaluation.emplace(std::move(*created));
+    const std::vector<std::string> &evaluated = evaluation->metricNames();
+    if (bestMetric.empty())
+      bestMetric = evaluation->headlineMetric();
+    if (!llvm::is_contained(evaluated, bestMetric))
+      return fail(fmt::format("--best-metric: the evaluation measures {}, "
+                              "not {}",
+                              fmt::join(evaluated, ", "), bestMetric));
+    columns.insert(columns.end(), evaluated.begin(), evaluated.end());
+  }
+  CheckpointHistory history(settings.saveDir, settings.keepCheckpoints,
+                            bestMetric);
   std::optional<MetricsWriter> metrics;
   if (!settings.metricsOut.empty()) {
-    StatusOr<MetricsWriter> writer = MetricsWriter::create(
-        settings.metricsOut,
-        std::vector<std::string>(names.begin() + 1, names.end()));
+    StatusOr<MetricsWriter> writer =
+        MetricsWriter::create(settings.metricsOut, columns);
     if (!writer)
       return fail(writer.status().message());
     metrics.emplace(std::move(*writer));
+  }
+  std::optional<RunReport> report;
+  if (!settings.reportOut.empty()) {
+    StatusOr<RunReport> created = RunReport::create(
+        settings.reportOut,
+        {settings.input, "one process", settings.batchSize, settings.data},
+        std::vector<std::string>(names.begin() + 1, names.end()));
+    if (!created)
+      return fail(created.status().message());
+    report.emplace(std::move(*created));
   }
   if (Status status = (*trainer)->start(); !status.isOk())
     return fail(status.message());
@@ -86,23 +119,69 @@ int openks::run::trainLocally(train::StepOp step, const RunSettings &settings) {
       return fail(fmt::format("step {}: the loss is {}; lower the learning "
                               "rate or check the data",
                               index, loss));
-    if (metrics) {
-      double seconds =
-          std::chrono::duration<double>(stepEnd - stepStart).count();
-      Status status = metrics->writeStep(
-          index, loss, rows / std::max(seconds, 1e-9),
-          std::vector<std::optional<double>>(values.begin() + 1, values.end()));
-      if (!status.isOk())
-        return fail(status.message());
+    double samplesPerSecond =
+        rows /
+        std::max(std::chrono::duration<double>(stepEnd - stepStart).count(),
+                 1e-9);
+    std::vector<std::optional<double>> extra(values.begin() + 1, values.end());
+    std::optional<double> bestValue;
+    if (evaluation) {
+      std::vector<std::optional<double>> heldOut(
+          evaluation->metricNames().size());
+      if (evaluation->isDue(index)) {
+        StatusOr<std::vector<Metric>> measured =
+            evaluation->run((*trainer)->store());
+        if (!measured)
+          return fail(
+              fmt::format("step {}: {}", index, measured.status().message()));
+        std::vector<std::string> shown;
+        for (size_t i = 0; i < measured->size(); ++i) {
+          const Metric &metric = (*measured)[i];
+          heldOut[i] = metric.value;
+          shown.push_back(fmt::format("{} {:.6f}", metric.name, metric.value));
+          if (metric.name == history.bestMetric())
+            bestValue = metric.value;
+        }
+        printTo(stdout, "step {}/{}  {}\n", index, settings.steps,
+                fmt::join(shown, "  "));
+        if (report) {
+          std::vector<std::pair<std::string, double>> pairs;
+          // The page says "held-out" itself.
+          for (const Metric &metric : *measured)
+            pairs.emplace_back(metric.name.substr(std::strlen("eval_")),
+                               metric.value);
+          report->addEvaluation(index, pairs);
+        }
+      }
+      extra.insert(extra.end(), heldOut.begin(), heldOut.end());
     }
+    if (metrics)
+      if (Status status =
+              metrics->writeStep(index, loss, samplesPerSecond, extra);
+          !status.isOk())
+        return fail(status.message());
+    if (report)
+      report->addStep(index, loss, samplesPerSecond,
+                      std::vector<std::optional<double>>(
+                          extra.begin(), extra.begin() + (names.size() - 1)));
     progress.step(index, loss, rows, stepEnd);
+    auto save = [&](const std::string &dir) {
+      return saveCheckpoint(dir, {&(*trainer)->store()}, "local", index, {},
+                            settings.checkpointFiles);
+    };
+    Status saved = Status::ok();
     if (!settings.saveDir.empty() &&
         (index == settings.steps ||
-         (settings.saveEvery > 0 && index % settings.saveEvery == 0)))
-      if (Status status = saveCheckpoint(
-              settings.saveDir, {&(*trainer)->store()}, "local", index);
-          !status.isOk())
-        return fail(fmt::format("step {}: {}", index, status.message()));
+         (settings.saveEvery > 0 && index % settings.saveEvery == 0))) {
+      saved = save(history.dirOf(index));
+      if (saved.isOk())
+        saved = history.prune();
+    }
+    if (saved.isOk() && bestValue && history.keepsBest() &&
+        history.improvesBest(*bestValue))
+      saved = save(history.bestDir());
+    if (!saved.isOk())
+      return fail(fmt::format("step {}: {}", index, saved.message()));
   }
   if (metrics)
     if (Status status = metrics->close(); !status.isOk())
@@ -119,5 +198,10 @@ int openks::run::trainLocally(train::StepOp step, const RunSettings &settings) {
           "loss {:.6f}\n",
           settings.steps - startStep, totalRows, (*trainer)->epoch(), seconds,
           loss);
+  if (report) {
+    report->setTotals(std::chrono::duration<double>(seconds), totalRows);
+    if (Status status = report->write(); !status.isOk())
+      return fail(status.message());
+  }
   return 0;
 }

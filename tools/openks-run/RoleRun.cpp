@@ -19,6 +19,7 @@
 
 #include "MetricsWriter.h"
 #include "Progress.h"
+#include "RunReport.h"
 #include "Runs.h"
 #include "Verification.h"
 
@@ -131,21 +132,38 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
       return fail(created.status().message());
     verification = std::move(*created);
   }
-  // Trainer 0 writes the metrics: the others would write the same file.
+  const std::vector<std::string> &names = job.worker->main.outputNames();
+  std::vector<std::string> columns(names.begin() + 1, names.end());
+  columns.push_back("bytes_pushed");
+  columns.push_back("bytes_pulled");
+  if (verification)
+    for (const std::string &name : verification->names())
+      columns.push_back("relative_difference:" + name);
+  // Trainer 0 writes the metrics and the page: the others would write the
+  // same files.
   std::optional<MetricsWriter> metrics;
   if (!settings.metricsOut.empty() && trainer == 0) {
-    const std::vector<std::string> &names = job.worker->main.outputNames();
-    std::vector<std::string> columns(names.begin() + 1, names.end());
-    columns.push_back("bytes_pushed");
-    columns.push_back("bytes_pulled");
-    if (verification)
-      for (const std::string &name : verification->names())
-        columns.push_back("relative_difference:" + name);
     StatusOr<MetricsWriter> writer =
         MetricsWriter::create(settings.metricsOut, columns);
     if (!writer)
       return fail(writer.status().message());
     metrics.emplace(std::move(*writer));
+  }
+  std::optional<RunReport> report;
+  if (!settings.reportOut.empty() && trainer == 0) {
+    StatusOr<RunReport> created = RunReport::create(
+        settings.reportOut,
+        {settings.input,
+         fmt::format("trainer 0 of a job whose {} and {} are processes: "
+                     "its shards, its traffic",
+                     countOf(job.servers.size(), "server"),
+                     countOf(trainers, "trainer")),
+         settings.batchSize, settings.data},
+        columns);
+    if (!created)
+      return fail(created.status().message());
+    report.emplace(std::move(*created));
+    report->setJob(job);
   }
 
   StatusOr<std::unique_ptr<DataSource>> source = fleet.openData(settings.data);
@@ -198,19 +216,23 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
     }
     Progress::Clock::time_point now = Progress::Clock::now();
     progress.step(step, loss, stepRows, now);
-    if (metrics) {
-      double seconds = std::chrono::duration<double>(now - previous).count();
-      if (Status status = metrics->writeStep(
-              step, loss, stepRows / std::max(seconds, 1e-9), extra);
+    double samplesPerSecond =
+        stepRows /
+        std::max(std::chrono::duration<double>(now - previous).count(), 1e-9);
+    if (metrics)
+      if (Status status =
+              metrics->writeStep(step, loss, samplesPerSecond, extra);
           !status.isOk())
         return fail(status.message());
-    }
+    if (report)
+      report->addStep(step, loss, samplesPerSecond, extra);
     previous = now;
     // Between its steps, trainer 0 holds every sync server back from the
     // next one: the checkpoint is the state after this step.
     if (savesCheckpoints && settings.saveEvery > 0 &&
         step % settings.saveEvery == 0 && step != settings.steps)
-      if (Status status = fleet.saveCheckpoint(settings.saveDir);
+      if (Status status =
+              fleet.saveCheckpoint(settings.saveDir, settings.checkpointFiles);
           !status.isOk()) {
         fleet.abortWorker(status);
         return fail(status.message());
@@ -224,7 +246,8 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
     if (Status status = fleet.barrierWorker(); !status.isOk())
       return fail(status.message());
     if (savesCheckpoints)
-      if (Status status = fleet.saveCheckpoint(settings.saveDir);
+      if (Status status =
+              fleet.saveCheckpoint(settings.saveDir, settings.checkpointFiles);
           !status.isOk()) {
         fleet.abortWorker(status);
         return fail(status.message());
@@ -248,6 +271,14 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
           formatBytes(stepBytesPulled /
                       std::max<int64_t>(settings.steps - startStep, 1)),
           std::chrono::duration<double>(stats.barrierWait).count());
+  if (report) {
+    report->addTrainerTraffic({trainer, settings.steps - startStep, rows,
+                               stats.bytesPushed, stats.bytesPulled,
+                               stats.barrierWait});
+    report->setTotals(std::chrono::duration<double>(seconds), rows);
+    if (Status status = report->write(); !status.isOk())
+      return fail(status.message());
+  }
   if (!verification)
     return 0;
   std::string verdict =

@@ -33,12 +33,16 @@ namespace openks::run {
 
 /// What the command line asks of a run.
 struct RunSettings {
+  /// The program or job file, as the --report page names it.
+  std::string input;
   int64_t steps = 1;
   /// The rows of a (global) batch.
   int64_t batchSize = 1;
   std::string data;
   uint64_t seed = 0;
   std::string metricsOut;
+  /// Where the HTML page of the run goes (none when empty).
+  std::string reportOut;
   /// Where a single-process run writes its trained parameters (none when
   /// empty).
   std::string paramsOut;
@@ -55,6 +59,18 @@ struct RunSettings {
   std::string saveDir;
   int64_t saveEvery = 0;
   std::string loadDir;
+  /// Files every checkpoint keeps besides the variables: the id maps that
+  /// numbered the names of the data.
+  std::vector<runtime::CheckpointFile> checkpointFiles;
+  /// How many checkpoints --save-dir keeps (0: the last one only), and the
+  /// held-out metric ("eval_<name>") that chooses the best one.
+  int64_t keepCheckpoints = 0;
+  std::string bestMetric;
+  /// Held-out data evaluated every `evalEvery` steps (0: after the last
+  /// only), and the known triples filtered ranks leave out.
+  std::string evalData;
+  int64_t evalEvery = 0;
+  std::vector<std::string> evalFilterData;
 };
 
 /// Returns `bytes` for people: "512 B", "3.2 MiB".

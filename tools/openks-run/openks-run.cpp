@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckpointHistory.h"
 #include "Runs.h"
 #include "ToolDialects.h"
 #include "ToolOutput.h"
@@ -32,6 +33,7 @@
 #include "openks/Pipelines/Pipelines.h"
 #include "openks/Runtime/Checkpoint.h"
 #include "openks/Runtime/ComputeThreads.h"
+#include "openks/Runtime/DataSource.h"
 #include "openks/Support/InputGuard.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -86,6 +88,12 @@ static cl::opt<std::string>
     metricsOut("metrics-out",
                cl::desc("Write per-step metrics as CSV to this file"),
                cl::cat(runCategory));
+static cl::opt<std::string> reportOut(
+    "report",
+    cl::desc("After the run, write a self-contained HTML page of it to this "
+             "file: its summary, its curves and, of a job, where the blocks "
+             "live and what each role moved"),
+    cl::cat(runCategory));
 static cl::opt<std::string>
     saveDir("save-dir",
             cl::desc("Save a checkpoint (Paddle tensor files and a manifest) "
@@ -103,6 +111,33 @@ static cl::opt<std::string>
                      "by any layout: train from the step after its step up "
                      "to --steps, skipping the data it was trained on"),
             cl::cat(runCategory));
+static cl::opt<int64_t> keepCheckpoints(
+    "keep-checkpoints",
+    cl::desc("Keep one checkpoint per save in --save-dir, as step-N, the K "
+             "of the highest steps, and best/ (with --eval-data)"),
+    cl::init(0), cl::cat(runCategory));
+static cl::opt<std::string> bestMetric(
+    "best-metric",
+    cl::desc("The held-out metric that chooses --keep-checkpoints' best/ "
+             "(default: eval_accuracy, eval_auc or eval_filtered_mrr, by "
+             "what the model predicts; else eval_loss)"),
+    cl::cat(runCategory));
+static cl::opt<std::string>
+    evalData("eval-data",
+             cl::desc("Held-out data (a --data spec) to evaluate the "
+                      "parameters on, as openks-eval does, every "
+                      "--eval-every steps and after the last"),
+             cl::cat(runCategory));
+static cl::opt<int64_t>
+    evalEvery("eval-every",
+              cl::desc("Steps between evaluations of --eval-data (default: "
+                       "after the last step only)"),
+              cl::init(0), cl::cat(runCategory));
+static cl::list<std::string> evalFilterData(
+    "eval-filter-data",
+    cl::desc("Link prediction: triples of known true triples that filtered "
+             "ranks leave out (repeatable); --eval-data always counts"),
+    cl::cat(runCategory));
 static cl::opt<std::string> paramsOut(
     "params-out",
     cl::desc("After single-process training, write the trained parameters "
@@ -479,13 +514,51 @@ static LogicalResult checkNoEmptyValues() {
     return failure();
   }
   const cl::opt<std::string> *options[] = {
-      &dataSpec,  &stepName,      &metricsOut, &saveDir,  &loadDir,
-      &paramsOut, &optimizerName, &pservers,   &modeName, &splitMethodName};
+      &dataSpec,        &stepName,  &metricsOut,    &reportOut, &saveDir,
+      &loadDir,         &paramsOut, &optimizerName, &pservers,  &modeName,
+      &splitMethodName, &evalData,  &bestMetric};
   for (const cl::opt<std::string> *option : options)
     if (option->getNumOccurrences() && option->empty()) {
       fail(fmt::format("--{} is given an empty value", option->ArgStr.str()));
       return failure();
     }
+  return success();
+}
+
+/// Reads the options of held-out evaluation and of the checkpoints kept into
+/// `settings`, and checks --save-dir before training rather than after.
+static LogicalResult getHeldOutSettings(RunSettings &settings) {
+  if (keepCheckpoints < 0 || (keepCheckpoints.getNumOccurrences() &&
+                              (keepCheckpoints < 1 || saveDir.empty()))) {
+    fail(fmt::format("--keep-checkpoints needs --save-dir and a count of at "
+                     "least 1, got {}",
+                     keepCheckpoints.getValue()));
+    return failure();
+  }
+  const cl::Option *needsData[] = {&evalEvery, &bestMetric,
+                                   std::addressof(evalFilterData)};
+  for (const cl::Option *option : needsData)
+    if (option->getNumOccurrences() && evalData.empty()) {
+      fail(fmt::format("--{} needs --eval-data", option->ArgStr.str()));
+      return failure();
+    }
+  if (bestMetric.getNumOccurrences() && !keepCheckpoints) {
+    fail("--best-metric chooses the best of --keep-checkpoints; give "
+         "--keep-checkpoints too");
+    return failure();
+  }
+  settings.keepCheckpoints = keepCheckpoints;
+  settings.bestMetric = bestMetric;
+  settings.evalData = evalData;
+  settings.evalEvery = evalEvery;
+  settings.evalFilterData = evalFilterData;
+  if (saveDir.empty())
+    return success();
+  CheckpointHistory history(saveDir, keepCheckpoints, bestMetric);
+  if (Status target = history.checkTarget(); !target.isOk()) {
+    fail("--save-dir: " + target.message());
+    return failure();
+  }
   return success();
 }
 
@@ -532,7 +605,7 @@ static FailureOr<RunSettings> getRunSettings() {
     return failure();
   }
   // Both default to 0, "by the steps"; given, a period is a number of steps.
-  for (cl::opt<int64_t> *period : {&logEvery, &saveEvery})
+  for (cl::opt<int64_t> *period : {&logEvery, &saveEvery, &evalEvery})
     if (period->getNumOccurrences() && *period < 1) {
       fail(fmt::format("--{} must be at least 1, got {}", period->ArgStr.str(),
                        period->getValue()));
@@ -542,19 +615,16 @@ static FailureOr<RunSettings> getRunSettings() {
     fail("--save-every needs --save-dir");
     return failure();
   }
-  // Before training, not after it.
-  if (!saveDir.empty())
-    if (Status target = runtime::checkCheckpointTarget(saveDir);
-        !target.isOk()) {
-      fail("--save-dir: " + target.message());
-      return failure();
-    }
   RunSettings settings;
+  if (failed(getHeldOutSettings(settings)))
+    return failure();
   settings.steps = numSteps;
   settings.batchSize = batchSize;
   settings.data = dataSpec;
   settings.seed = runSeed;
+  settings.input = inputFilename;
   settings.metricsOut = metricsOut;
+  settings.reportOut = reportOut;
   settings.paramsOut = paramsOut;
   settings.logEvery = logEvery;
   settings.timeout = std::chrono::milliseconds(timeoutMs);
@@ -563,6 +633,25 @@ static FailureOr<RunSettings> getRunSettings() {
   settings.saveDir = saveDir;
   settings.saveEvery = saveEvery;
   settings.loadDir = loadDir;
+  // A run that resumes numbers names as the run it resumes did, and every
+  // checkpoint keeps the numbering.
+  if (!loadDir.empty()) {
+    StatusOr<std::string> data =
+        runtime::useCheckpointIdMaps(settings.data, loadDir);
+    if (!data) {
+      fail("--load-dir: " + data.status().message());
+      return failure();
+    }
+    settings.data = *data;
+  }
+  StatusOr<std::vector<runtime::IdMap>> maps =
+      runtime::readIdMaps(settings.data);
+  if (!maps) {
+    fail("--data: " + maps.status().message());
+    return failure();
+  }
+  for (const runtime::IdMap &map : *maps)
+    settings.checkpointFiles.push_back({map.fileName, map.format()});
   for (const std::string &text : injectFaults) {
     StatusOr<fleet::InjectedFault> fault = fleet::parseInjectedFault(text);
     if (!fault) {
@@ -623,6 +712,14 @@ static int trainFromCommandLine() {
   if (!paramsOut.empty() && (isJob || !pservers.empty()))
     return fail("--params-out writes the parameters of a single-process run; "
                 "a job keeps them on its servers");
+  // A job's parameters are on its servers while it runs: its checkpoints
+  // are evaluated with openks-eval.
+  const cl::Option *singleProcessOptions[] = {&evalData, &keepCheckpoints};
+  for (const cl::Option *option : singleProcessOptions)
+    if (option->getNumOccurrences() && (isJob || !pservers.empty()))
+      return fail(fmt::format("--{} is for single-process runs; evaluate a "
+                              "job's checkpoints with openks-eval",
+                              option->ArgStr.str()));
 
   // A transpiled job runs as it is.
   if (isJob) {

@@ -34,6 +34,7 @@
 #define OPENKS_FLEET_LOCALJOB_H
 
 #include "openks/Fleet/TranspilerFleet.h"
+#include "openks/Runtime/Checkpoint.h"
 #include "openks/Runtime/StepLog.h"
 
 #include <chrono>
@@ -102,6 +103,9 @@ struct JobRunOptions {
   /// A failed save fails the run.
   std::string saveDir;
   int64_t saveEvery = 0;
+  /// Files every checkpoint keeps besides the variables (the data's id
+  /// maps, say).
+  std::vector<runtime::CheckpointFile> checkpointFiles;
   /// The threads the job's kernels may use in all, split among its roles
   /// (runtime::splitComputeThreads); 0 takes the calling thread's compute
   /// budget.
@@ -150,8 +154,9 @@ private:
   /// Returns whether `options` save a checkpoint after `step`.
   static bool savesAfter(const JobRunOptions &options, int64_t step);
   /// Saves the servers' stores and `local`, the variables only workers
-  /// hold, as the checkpoint of `step` in `dir`.
-  Status saveJob(const std::string &dir, int64_t step,
+  /// hold, as the checkpoint of `step` in `options.saveDir`, with
+  /// `options.checkpointFiles`.
+  Status saveJob(const JobRunOptions &options, int64_t step,
                  const runtime::ParameterStore &local) const;
   /// Saves the last checkpoint of a run that began after `startStep`, once
   /// every role has ended: what only workers hold comes from the trainer

@@ -23,6 +23,7 @@
 #define OPENKS_FLEET_TRANSPILERFLEET_H
 
 #include "openks/Fleet/Fleet.h"
+#include "openks/Runtime/Checkpoint.h"
 #include "openks/Runtime/Cluster.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/JobSpec.h"
@@ -78,6 +79,10 @@ public:
   mlir::Operation *startupProgram() const override;
 
   Status saveCheckpoint(const std::string &dir) override;
+  /// Saves the checkpoint as saveCheckpoint(dir) does, keeping `files` (the
+  /// data's id maps, say) beside the variables.
+  Status saveCheckpoint(const std::string &dir,
+                        const std::vector<runtime::CheckpointFile> &files);
   Status saveInferenceModel(const std::string &dir,
                             InferenceModelReport *report = nullptr) override;
 
