@@ -383,15 +383,17 @@ void RunReport::addStep(int64_t step, double loss, double samplesPerSecond,
 
 void RunReport::addEvaluation(
     int64_t step, const std::vector<std::pair<std::string, double>> &metrics) {
-  for (const auto &[name, value] : metrics) {
-    auto found = std::find_if(
-        evaluations_.begin(), evaluations_.end(),
-        [&](const Evaluation &evaluation) { return evaluation.name == name; });
-    Evaluation &evaluation = found != evaluations_.end()
-                                 ? *found
-                                 : evaluations_.emplace_back(Evaluation{name});
+  for (const std::pair<std::string, double> &metric : metrics) {
+    auto found = std::find_if(evaluations_.begin(), evaluations_.end(),
+                              [&](const Evaluation &evaluation) {
+                                return evaluation.name == metric.first;
+                              });
+    Evaluation &evaluation =
+        found != evaluations_.end()
+            ? *found
+            : evaluations_.emplace_back(Evaluation{metric.first});
     evaluation.steps.push_back(step);
-    evaluation.values.push_back(value);
+    evaluation.values.push_back(metric.second);
   }
 }
 

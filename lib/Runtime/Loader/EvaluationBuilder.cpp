@@ -148,7 +148,6 @@ FailureOr<EvaluationModel> openks::runtime::buildEvaluationModel(
   Value loss = body.getTerminator()->getOperand(0);
   Operation *lossOp = findLossOp(loss);
   SmallVector<Value> fetches = {loss};
-  std::optional<Value> distance;
   if (auto entropy = dyn_cast_or_null<train::SoftmaxCrossEntropyOp>(lossOp)) {
     auto logitType = cast<RankedTensorType>(entropy.getLogits().getType());
     std::optional<unsigned> label =
