@@ -63,7 +63,11 @@ Status InProcessTransport::sendBarrier(int server, int trainer,
   StatusOr<ParameterServer *> target = getServer(server);
   if (!target)
     return target.status();
-  return (*target)->sendBarrier(trainer, deadline);
+  // A trainer with one server would sleep while the server's thread
+  // updates, and wake it and be woken back: it updates in its own thread
+  // instead. With more servers their threads update at the same time.
+  return (*target)->sendBarrier(trainer, deadline,
+                                /*updateInCaller=*/numServers() == 1);
 }
 
 Status InProcessTransport::fetchBarrier(int server, int trainer,

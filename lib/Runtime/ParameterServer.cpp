@@ -86,6 +86,7 @@ void ParameterServer::fail(Status status) {
   if (failure_.isOk())
     failure_ = std::move(status);
   changed_.notify_all();
+  serverWork_.notify_all();
 }
 
 Status ParameterServer::admit(int trainer) {
@@ -108,6 +109,10 @@ Status ParameterServer::waitFor(std::unique_lock<std::mutex> &lock,
                                 const std::function<std::string()> &what,
                                 const std::function<bool()> &ready) {
   while (failure_.isOk() && !ready()) {
+    if (callerUpdates_ && hasPendingUpdates()) {
+      runUpdates(lock);
+      continue;
+    }
     if (changed_.wait_until(lock, deadline.when()) != std::cv_status::timeout ||
         !failure_.isOk() || ready())
       continue;
@@ -130,9 +135,13 @@ void ParameterServer::advance() {
         return false;
     return true;
   };
+  // No trainer's call waits for the phases that run updates: they wake
+  // serve() only, and only when the trainer does not run them itself.
   if (phase_ == Phase::Receiving && numLive() > 0 && allPassed(sentBarrier_)) {
     phase_ = Phase::Updating;
-    changed_.notify_all();
+    phaseStart_ = Deadline::Clock::now();
+    if (!callerUpdates_)
+      serverWork_.notify_all();
   } else if (phase_ == Phase::Reducing && numLive() > 0 && [&] {
                for (int trainer = 0; trainer < config_.trainers; ++trainer)
                  if (live_[trainer] && !gaveAllNorms(trainer))
@@ -140,7 +149,9 @@ void ParameterServer::advance() {
                return true;
              }()) {
     phase_ = Phase::Finishing;
-    changed_.notify_all();
+    phaseStart_ = Deadline::Clock::now();
+    if (!callerUpdates_)
+      serverWork_.notify_all();
   } else if (phase_ == Phase::Serving && allPassed(fetched_)) {
     // The next step opens.
     ++step_;
@@ -152,8 +163,10 @@ void ParameterServer::advance() {
     phaseStart_ = Deadline::Clock::now();
     changed_.notify_all();
   }
-  if (numLive() == 0)
+  if (numLive() == 0) {
     changed_.notify_all();
+    serverWork_.notify_all();
+  }
 }
 
 Status ParameterServer::checkBlock(int block) const {
@@ -423,7 +436,8 @@ Status ParameterServer::read(int block, Tensor &out) {
 }
 
 Status ParameterServer::passBarrier(int trainer, Deadline deadline, Phase phase,
-                                    std::vector<bool> &passed) {
+                                    std::vector<bool> &passed,
+                                    bool updateInCaller) {
   std::unique_lock<std::mutex> lock(mutex_);
   OPENKS_RETURN_IF_ERROR(admit(trainer));
   if (config_.mode != SyncMode::Sync)
@@ -439,16 +453,24 @@ Status ParameterServer::passBarrier(int trainer, Deadline deadline, Phase phase,
       },
       [&] { return phase_ == phase && !passed[trainer]; }));
   passed[trainer] = true;
+  // The only trainer's send barrier starts the step's updates. Once serve()
+  // runs, its update pool and compute budget are there for the trainer's
+  // thread to use; before, serve() finds the updates when it starts.
+  if (updateInCaller && config_.trainers == 1 && serving_)
+    callerUpdates_ = true;
   advance();
   return Status::ok();
 }
 
-Status ParameterServer::sendBarrier(int trainer, Deadline deadline) {
-  return passBarrier(trainer, deadline, Phase::Receiving, sentBarrier_);
+Status ParameterServer::sendBarrier(int trainer, Deadline deadline,
+                                    bool updateInCaller) {
+  return passBarrier(trainer, deadline, Phase::Receiving, sentBarrier_,
+                     updateInCaller);
 }
 
 Status ParameterServer::fetchBarrier(int trainer, Deadline deadline) {
-  return passBarrier(trainer, deadline, Phase::Serving, fetched_);
+  return passBarrier(trainer, deadline, Phase::Serving, fetched_,
+                     /*updateInCaller=*/false);
 }
 
 Status ParameterServer::complete(int trainer) {
@@ -570,6 +592,7 @@ Status ParameterServer::finishClippedUpdates() {
 
 void ParameterServer::startServing() {
   ++stats_.steps;
+  callerUpdates_ = false;
   phase_ = Phase::Serving;
   phaseStart_ = Deadline::Clock::now();
   advance();
@@ -596,7 +619,9 @@ bool ParameterServer::failIfStalled(Deadline::Clock::time_point now) {
                        config_.timeout.count()));
     return true;
   }
-  if (phase_ == Phase::Updating || phase_ == Phase::Finishing ||
+  // Updates take their time; updates left to the trainer wait for it.
+  if (((phase_ == Phase::Updating || phase_ == Phase::Finishing) &&
+       (updating_ || !callerUpdates_)) ||
       now - phaseStart_ < config_.timeout)
     return false;
   if (phase_ == Phase::Reducing) {
@@ -633,9 +658,42 @@ static std::unique_ptr<TaskPool> makeUpdatePool(const ServerConfig &config,
   return pool ? std::move(*pool) : nullptr;
 }
 
+void ParameterServer::runUpdates(std::unique_lock<std::mutex> &lock) {
+  bool finishing = phase_ == Phase::Finishing;
+  updating_ = true;
+  lock.unlock();
+  // The updates run on the server's compute budget whichever thread runs
+  // them.
+  int budget = getComputeThreads();
+  setComputeThreads(serveThreads_);
+  Status status = finishing ? finishClippedUpdates() : applyStep();
+  setComputeThreads(budget);
+  lock.lock();
+  updating_ = false;
+  if (!status.isOk()) {
+    fail(status.withContext(config_.name));
+    return;
+  }
+  if (finishing || program_.numNorms() == 0) {
+    startServing();
+    return;
+  }
+  // The updates that clip wait for the trainers' norms.
+  for (std::vector<std::optional<double>> &given : givenNorms_)
+    std::fill(given.begin(), given.end(), std::nullopt);
+  std::fill(norms_.begin(), norms_.end(), std::nullopt);
+  phase_ = Phase::Reducing;
+  phaseStart_ = Deadline::Clock::now();
+  advance();
+  changed_.notify_all();
+}
+
 Status ParameterServer::serve() {
-  updatePool_ = makeUpdatePool(config_, program_);
+  std::unique_ptr<TaskPool> pool = makeUpdatePool(config_, program_);
   std::unique_lock<std::mutex> lock(mutex_);
+  updatePool_ = std::move(pool);
+  serveThreads_ = getComputeThreads();
+  serving_ = true;
   while (true) {
     if (!failure_.isOk())
       return failure_;
@@ -644,33 +702,18 @@ Status ParameterServer::serve() {
     if (failIfStalled(Deadline::Clock::now()))
       continue;
     if (config_.mode != SyncMode::Sync) {
-      changed_.wait_for(lock, config_.timeout / 4);
+      serverWork_.wait_for(lock, config_.timeout / 4);
       continue;
     }
-    if (phase_ == Phase::Updating || phase_ == Phase::Finishing) {
-      bool finishing = phase_ == Phase::Finishing;
-      lock.unlock();
-      Status status = finishing ? finishClippedUpdates() : applyStep();
-      lock.lock();
-      if (!status.isOk()) {
-        fail(status.withContext(config_.name));
-        continue;
-      }
-      if (finishing || program_.numNorms() == 0) {
-        startServing();
-        continue;
-      }
-      // The updates that clip wait for the trainers' norms.
-      for (std::vector<std::optional<double>> &given : givenNorms_)
-        std::fill(given.begin(), given.end(), std::nullopt);
-      std::fill(norms_.begin(), norms_.end(), std::nullopt);
-      phase_ = Phase::Reducing;
-      phaseStart_ = Deadline::Clock::now();
-      advance();
-      changed_.notify_all();
+    if (!callerUpdates_ && hasPendingUpdates()) {
+      runUpdates(lock);
       continue;
     }
-    changed_.wait_until(lock, phaseStart_ + config_.timeout);
+    // While the trainer's thread updates, nothing stalls: look again a
+    // timeout later.
+    Deadline::Clock::time_point from =
+        updating_ ? Deadline::Clock::now() : phaseStart_;
+    serverWork_.wait_until(lock, from + config_.timeout);
   }
 }
 

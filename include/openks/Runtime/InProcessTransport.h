@@ -11,7 +11,9 @@
 // A push hands the trainer's buffer over (a sync server takes it as the
 // step's sum, an async server updates from it in place) and a pull copies
 // the block's current value under the block's lock: no copy is made that
-// the protocol does not need.
+// the protocol does not need. A sync job's only trainer with one server
+// applies the server's updates in its own thread (see
+// ParameterServer::sendBarrier).
 //
 //===----------------------------------------------------------------------===//
 

@@ -15,7 +15,8 @@
 //   reaches the send barrier; once every live trainer has, the server runs
 //   the update of every block on the sum of the step's gradients (added
 //   in trainer order, so that runs are reproducible; the rows of a sparse
-//   table's block add up a row at a time, in the same order), then
+//   table's block add up a row at a time, in the same order; in the
+//   server's thread, or in its only trainer's: see sendBarrier), then
 //   serves pulls until every live trainer has reached the fetch barrier,
 //   and the next step opens. The startup step is a pull phase of its own.
 //   An update that clips by a norm the servers share (`ps.norm`) runs up to
@@ -139,7 +140,15 @@ public:
   Status pull(int block, Tensor &out, int trainer, Deadline deadline);
   Status pullRows(int block, const Tensor &rowIds, Tensor &out, int trainer);
   Status read(int block, Tensor &out);
-  Status sendBarrier(int trainer, Deadline deadline);
+  /// Passes `trainer`'s send barrier. `updateInCaller` says that the caller
+  /// is a thread of the server's process that would only sleep while the
+  /// server's thread applies the step's updates: when it is the server's
+  /// only trainer, the server's thread is not woken and the trainer's next
+  /// call that waits for the updates (a pull, the fetch barrier, a norm's
+  /// share) applies them, in its thread: the same updates, in the same
+  /// order, without two thread hand-offs a step.
+  Status sendBarrier(int trainer, Deadline deadline,
+                     bool updateInCaller = false);
   Status fetchBarrier(int trainer, Deadline deadline);
   Status normShare(int norm, double &share, int trainer, Deadline deadline);
   Status giveNorm(int norm, double value, int trainer, Deadline deadline);
@@ -168,7 +177,7 @@ public:
 
   /// Runs the server until every trainer has finished (success) or the
   /// server failed (the failure). In sync mode this thread applies each
-  /// step's updates.
+  /// step's updates, unless the only trainer does (see sendBarrier).
   Status serve();
 
   /// What a server has done, for the summary of a run.
@@ -226,12 +235,21 @@ private:
   /// whether it did; requires the lock.
   bool failIfStalled(Deadline::Clock::time_point now);
   /// Marks `trainer` in `passed` once the server is in `phase` (a sync
-  /// barrier); async modes pass at once.
+  /// barrier); async modes pass at once. `updateInCaller` is sendBarrier's.
   Status passBarrier(int trainer, Deadline deadline, Phase phase,
-                     std::vector<bool> &passed);
+                     std::vector<bool> &passed, bool updateInCaller);
   /// Moves a sync server on when every live trainer has passed the current
   /// barrier; requires the lock.
   void advance();
+  /// Returns whether the step has updates (or the ends of clipped updates)
+  /// that no thread runs yet; requires the lock.
+  bool hasPendingUpdates() const {
+    return (phase_ == Phase::Updating || phase_ == Phase::Finishing) &&
+           !updating_;
+  }
+  /// Runs the pending updates of the step and moves the server on; `lock`
+  /// holds `mutex_`, which is released while the updates run.
+  void runUpdates(std::unique_lock<std::mutex> &lock);
   /// Checks that `norm` is one of the server's norms.
   Status checkNorm(int norm, int trainer) const;
   /// Returns whether `trainer` has given every norm of the step.
@@ -259,7 +277,10 @@ private:
   ServerProgram &program_;
 
   mutable std::mutex mutex_;
-  std::condition_variable changed_;
+  /// Wakes the trainers' calls that wait for a phase; serve() waits on
+  /// `serverWork_`, which wakes it only for what it acts on (updates to run,
+  /// a failure, no trainer left), so a step does not wake it in vain.
+  std::condition_variable changed_, serverWork_;
   Status failure_ = Status::ok();
   std::vector<bool> live_;
   /// When each trainer last called (async modes watch for silence).
@@ -272,6 +293,13 @@ private:
   std::vector<bool> sentBarrier_, fetched_;
   /// When the phase began: the trainers have the timeout to end it.
   Deadline::Clock::time_point phaseStart_;
+  /// Whether serve() has started (its update pool and compute budget are
+  /// set), whether a thread runs the step's updates now, and whether the
+  /// step's updates are the only trainer's to run (see sendBarrier).
+  bool serving_ = false, updating_ = false, callerUpdates_ = false;
+  /// The compute budget of the thread that runs serve(), which updates run
+  /// on whichever thread runs them.
+  int serveThreads_ = 1;
   std::vector<std::vector<Tensor>> received_;
   /// The row ids of the gradients received_ holds rows of (row-sparse
   /// blocks), and the buffers their sum goes to.

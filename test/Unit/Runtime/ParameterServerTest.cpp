@@ -62,6 +62,7 @@ public:
             received.data<double>()[i];
       ++updates_;
       lastReceived_ = received.data<double>()[0];
+      lastUpdater_ = std::this_thread::get_id();
     }
     updating_.fetch_sub(1);
     return failNext_ ? Status::internal("kernel failed") : Status::ok();
@@ -88,6 +89,8 @@ public:
   }
   int updates() const { return updates_; }
   double lastReceived() const { return lastReceived_; }
+  /// Returns the thread that ran the last update.
+  std::thread::id lastUpdater() const { return lastUpdater_; }
   bool overlapped() const { return overlapped_; }
   void failNextUpdate() { failNext_ = true; }
 
@@ -103,6 +106,7 @@ private:
   // Shared by the updates of all blocks.
   std::atomic<int> updates_{0};
   std::atomic<double> lastReceived_{0};
+  std::atomic<std::thread::id> lastUpdater_;
 };
 
 /// Returns a tensor of `width` copies of `value`.
@@ -170,6 +174,33 @@ TEST(ParameterServerTest, SyncUpdatesOnTheSumOfEveryTrainersGradient) {
   EXPECT_EQ(program.updates(), 5);
   EXPECT_EQ(server.stats().steps, 5);
   EXPECT_EQ(server.stats().bytesPushed, 3 * 5 * 4 * 8);
+}
+
+TEST(ParameterServerTest, SyncOnlyTrainerInTheProcessRunsTheUpdates) {
+  FakeProgram program(1, 4, MessageKind::Grad);
+  ParameterServer server(config(SyncMode::Sync, 1), program);
+  InProcessTransport transport({&server});
+  std::thread serving([&] { EXPECT_TRUE(server.serve().isOk()); });
+  startup(transport, 0);
+  // Until serve() runs, its thread applies the steps it finds; from then on
+  // the trainer's thread applies every step, and pulls what it applied.
+  double expected = 0;
+  int step = 1;
+  for (Deadline until = soon();
+       program.lastUpdater() != std::this_thread::get_id() && !until.passed();
+       ++step) {
+    expected -= step;
+    EXPECT_EQ(syncStep(transport, 0, step), expected);
+  }
+  ASSERT_EQ(program.lastUpdater(), std::this_thread::get_id());
+  for (int last = step + 3; step < last; ++step) {
+    expected -= step;
+    EXPECT_EQ(syncStep(transport, 0, step), expected);
+    EXPECT_EQ(program.lastUpdater(), std::this_thread::get_id());
+  }
+  EXPECT_TRUE(transport.complete(0, 0, soon()).isOk());
+  serving.join();
+  EXPECT_EQ(server.stats().steps, step - 1);
 }
 
 TEST(ParameterServerTest, SyncAddsGradientsInTrainerOrderWhateverTheArrival) {
