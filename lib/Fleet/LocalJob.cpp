@@ -200,8 +200,13 @@ bool LocalJob::savesAfter(const JobRunOptions &options, int64_t step) {
           (options.saveEvery > 0 && step % options.saveEvery == 0));
 }
 
-Status LocalJob::saveJob(const JobRunOptions &options, int64_t step,
-                         const ParameterStore &local) const {
+bool LocalJob::observesAfter(const JobRunOptions &options, int64_t step) {
+  return options.observe && options.observes && options.observes(step);
+}
+
+Status LocalJob::snapshotJob(const JobRunOptions &options, int64_t step,
+                             const ParameterStore &local, bool save,
+                             bool observe) const {
   // The servers' blocks are read as any role reads them, through a
   // transport of the cluster.
   Deadline deadline = Deadline::after(options_.timeout);
@@ -213,9 +218,13 @@ Status LocalJob::saveJob(const JobRunOptions &options, int64_t step,
       readServerStores(**transport, job(), deadline);
   if (!servers)
     return servers.status();
-  return saveCheckpoint(options.saveDir, listCheckpointStores(*servers, local),
-                        checkpointModeName(job().mode), step, {},
-                        options.checkpointFiles);
+  std::vector<const ParameterStore *> stores =
+      listCheckpointStores(*servers, local);
+  if (save)
+    OPENKS_RETURN_IF_ERROR(saveCheckpoint(options.saveDir, stores,
+                                          checkpointModeName(job().mode), step,
+                                          {}, options.checkpointFiles));
+  return observe ? options.observe(step, stores) : Status::ok();
 }
 
 Status LocalJob::saveLast(const JobRunOptions &options,
@@ -229,7 +238,8 @@ Status LocalJob::saveLast(const JobRunOptions &options,
       last = worker;
   if (!last || last->lastStep() == startStep)
     return Status::ok();
-  return saveJob(options, last->lastStep(), last->store());
+  return snapshotJob(options, last->lastStep(), last->store(), /*save=*/true,
+                     /*observe=*/false);
 }
 
 Status LocalJob::runTrainer(int index, const JobRunOptions &options,
@@ -306,9 +316,11 @@ Status LocalJob::runTrainer(int index, const JobRunOptions &options,
     if (options.afterStep)
       if (Status status = options.afterStep(worker); !status.isOk())
         return fail(status);
-    // A save of this step may run in another trainer's thread, once this
-    // one has moved on: it gets what only workers hold as it is now.
-    if (savesAfter(options, step) && step != options.steps) {
+    // A save or an observation of this step may run in another trainer's
+    // thread, once this one has moved on: it gets what only workers hold as
+    // it is now.
+    if ((savesAfter(options, step) && step != options.steps) ||
+        observesAfter(options, step)) {
       StatusOr<ParameterStore> local = worker.copyLocalVariables();
       if (!local)
         return fail(local.status());
@@ -322,7 +334,7 @@ Status LocalJob::runTrainer(int index, const JobRunOptions &options,
     before = after;
     // The save runs in the thread whose report completes the step; a
     // failed one stops whichever trainer finds it.
-    if (savesAfter(options, step))
+    if (savesAfter(options, step) || observesAfter(options, step))
       if (Status status = failures.first(); !status.isOk())
         return fail(status);
   }
@@ -366,8 +378,10 @@ Status LocalJob::run(const JobRunOptions &options) {
   StepLog log(
       numTrainers(),
       [&](const StepSummary &summary) {
-        if (savesAfter(options, summary.step) &&
-            summary.step != options.steps && failures.first().isOk()) {
+        bool save =
+            savesAfter(options, summary.step) && summary.step != options.steps;
+        bool observe = observesAfter(options, summary.step);
+        if ((save || observe) && failures.first().isOk()) {
           std::map<int, ParameterStore> copies;
           {
             std::lock_guard<std::mutex> lock(localCopiesMutex_);
@@ -375,10 +389,10 @@ Status LocalJob::run(const JobRunOptions &options) {
             localCopies_.erase(summary.step);
           }
           // The lowest-numbered trainer that ran the step.
-          if (Status saved =
-                  saveJob(options, summary.step, copies.begin()->second);
-              !saved.isOk())
-            failures.record(saved);
+          if (Status status = snapshotJob(
+                  options, summary.step, copies.begin()->second, save, observe);
+              !status.isOk())
+            failures.record(status);
         }
         if (options.onStep)
           options.onStep(summary);

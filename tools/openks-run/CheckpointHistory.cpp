@@ -71,6 +71,21 @@ Status CheckpointHistory::prune() const {
   return Status::ok();
 }
 
+Status CheckpointHistory::save(
+    int64_t step, const std::optional<std::vector<runtime::Metric>> &heldOut,
+    const std::function<Status(const std::string &dir)> &write) {
+  if (isDue(step)) {
+    OPENKS_RETURN_IF_ERROR(write(dirOf(step)));
+    OPENKS_RETURN_IF_ERROR(prune());
+  }
+  if (keep_ == 0 || !heldOut)
+    return Status::ok();
+  for (const runtime::Metric &metric : *heldOut)
+    if (metric.name == bestMetric_ && improvesBest(metric.value))
+      return write(dir_ + "/best");
+  return Status::ok();
+}
+
 bool CheckpointHistory::improvesBest(double value) {
   if (std::isnan(value))
     return false;

@@ -6,10 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// --eval-data and --eval-every of a single-process run: every N steps and
-// after the last, the trained parameters are copied and evaluated on the
-// held-out data as openks-eval would evaluate a checkpoint of them
-// (Runtime/Evaluator.h); the metrics are named "eval_<metric>". Held-out
+// --eval-data and --eval-every: every N steps and after the last, the
+// trained parameters (of one process, or gathered from a job's servers as a
+// checkpoint gathers them) are copied and evaluated on the held-out data as
+// openks-eval would evaluate a checkpoint of them (Runtime/Evaluator.h);
+// the metrics are named "eval_<metric>". Held-out
 // triples of names are numbered as the training data numbers them: by its
 // maps, or by its own numbering, kept in a temporary directory while the
 // run lasts.
@@ -19,6 +20,8 @@
 #ifndef OPENKS_TOOLS_OPENKS_RUN_HELDOUTEVALUATION_H
 #define OPENKS_TOOLS_OPENKS_RUN_HELDOUTEVALUATION_H
 
+#include "CheckpointHistory.h"
+#include "RunReport.h"
 #include "Runs.h"
 
 #include "openks/Runtime/Evaluator.h"
@@ -31,11 +34,10 @@ namespace openks::run {
 /// Evaluates a run's parameters on held-out data.
 class HeldOutEvaluation {
 public:
-  /// Builds the evaluation of `step`, the step being trained, against
-  /// `layout`, the trainer's store, on `settings.evalData`.
-  static StatusOr<HeldOutEvaluation>
-  create(train::StepOp step, const runtime::ParameterStore &layout,
-         const RunSettings &settings);
+  /// Builds the evaluation of `step`, the step of the program being
+  /// trained (minimized, before any transpiling), on `settings.evalData`.
+  static StatusOr<HeldOutEvaluation> create(train::StepOp step,
+                                            const RunSettings &settings);
 
   /// Returns whether step `index` is evaluated: every `evalEvery` steps and
   /// the last.
@@ -51,16 +53,28 @@ public:
     return "eval_" + runtime::getHeadlineMetric(model_);
   }
 
-  /// Evaluates a copy of `trained`; returns the metrics, named as
-  /// metricNames() says.
+  /// Evaluates the program's parameters as `trained` hold them (whole, or
+  /// in blocks: listed as saveCheckpoint takes them) after step `index`;
+  /// prints the metrics as a progress line and adds them to `report` unless
+  /// it is null. Returns them, named as metricNames() says.
   StatusOr<std::vector<runtime::Metric>>
-  run(const runtime::ParameterStore &trained) const;
+  run(int64_t index,
+      const std::vector<const runtime::ParameterStore *> &trained,
+      RunReport *report) const;
+
+  /// Returns the values of the metrics of run() in the order of
+  /// metricNames(), none when `measured` is (a step not evaluated).
+  std::vector<std::optional<double>>
+  getColumns(const std::optional<std::vector<runtime::Metric>> &measured) const;
 
 private:
-  HeldOutEvaluation(runtime::EvaluationModel model,
+  HeldOutEvaluation(runtime::ParameterStore layout,
+                    runtime::EvaluationModel model,
                     runtime::EvaluationOptions options, int64_t every,
                     int64_t steps);
 
+  /// The program's parameters, which the plans were built against.
+  runtime::ParameterStore layout_;
   /// The directory of the training data's id maps, removed with them when
   /// the evaluation goes (none when the data has none).
   std::shared_ptr<const std::string> mapsDir_;
@@ -70,6 +84,14 @@ private:
   int64_t every_;
   int64_t steps_;
 };
+
+/// Returns the held-out evaluation of `step` that `settings` ask for with
+/// --eval-data (none without it), and the checkpoint history of the run,
+/// whose best checkpoint --best-metric chooses, else the evaluation's
+/// headline metric. Fails when the evaluation cannot be built or does not
+/// measure --best-metric.
+StatusOr<std::pair<std::optional<HeldOutEvaluation>, CheckpointHistory>>
+trackRun(train::StepOp step, const RunSettings &settings);
 
 } // namespace openks::run
 

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HeldOutEvaluation.h"
 #include "MetricsWriter.h"
 #include "Progress.h"
 #include "RunReport.h"
@@ -94,10 +95,26 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   if (verification)
     for (const std::string &name : verification->names())
       columns.push_back("relative_difference:" + name);
+  // Held-out evaluation and kept checkpoints read the job's parameters as
+  // a checkpoint does; openks-run asks for them only with the program.
+  std::optional<HeldOutEvaluation> evaluation;
+  std::optional<CheckpointHistory> history;
+  if (!settings.evalData.empty() || settings.keepCheckpoints) {
+    StatusOr<std::pair<std::optional<HeldOutEvaluation>, CheckpointHistory>>
+        tracking = trackRun(reference, settings);
+    if (!tracking)
+      return fail(tracking.status().message());
+    evaluation = std::move(tracking->first);
+    if (settings.keepCheckpoints)
+      history.emplace(std::move(tracking->second));
+  }
+  std::vector<std::string> metricsColumns = columns;
+  if (evaluation)
+    llvm::append_range(metricsColumns, evaluation->metricNames());
   std::optional<MetricsWriter> metrics;
   if (!settings.metricsOut.empty()) {
     StatusOr<MetricsWriter> writer =
-        MetricsWriter::create(settings.metricsOut, columns);
+        MetricsWriter::create(settings.metricsOut, metricsColumns);
     if (!writer)
       return fail(writer.status().message());
     metrics.emplace(std::move(*writer));
@@ -132,6 +149,36 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   runOptions.saveDir = settings.saveDir;
   runOptions.saveEvery = settings.saveEvery;
   runOptions.checkpointFiles = settings.checkpointFiles;
+  // The held-out figures of a step, from its observation to its summary.
+  std::map<int64_t, std::vector<std::optional<double>>> heldOutColumns;
+  if (evaluation || history) {
+    // Kept checkpoints are the history's to save.
+    if (history)
+      runOptions.saveDir.clear();
+    runOptions.observes = [&](int64_t step) {
+      return (evaluation && evaluation->isDue(step)) ||
+             (history && history->isDue(step));
+    };
+    runOptions.observe =
+        [&](int64_t step,
+            const std::vector<const ParameterStore *> &stores) -> Status {
+      std::optional<std::vector<Metric>> heldOut;
+      if (evaluation && evaluation->isDue(step)) {
+        StatusOr<std::vector<Metric>> measured =
+            evaluation->run(step, stores, report ? &*report : nullptr);
+        if (!measured)
+          return measured.status();
+        heldOut = std::move(*measured);
+        heldOutColumns[step] = evaluation->getColumns(heldOut);
+      }
+      if (!history)
+        return Status::ok();
+      return history->save(step, heldOut, [&](const std::string &dir) {
+        return saveCheckpoint(dir, stores, checkpointModeName(job.mode), step,
+                              {}, settings.checkpointFiles);
+      });
+    };
+  }
   if (verification)
     runOptions.afterStep = [&](const WorkerRole &worker) {
       return worker.trainer() == 0 ? verification->check(worker, job)
@@ -157,9 +204,18 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
         std::chrono::duration<double>(summary.completed - previous).count();
     previous = summary.completed;
     double samplesPerSecond = summary.rows / std::max(seconds, 1e-9);
-    if (metrics && metricsStatus.isOk())
+    if (metrics && metricsStatus.isOk()) {
+      std::vector<std::optional<double>> values = extra;
+      if (evaluation) {
+        auto found = heldOutColumns.find(summary.step);
+        llvm::append_range(values, found != heldOutColumns.end()
+                                       ? found->second
+                                       : evaluation->getColumns(std::nullopt));
+      }
       metricsStatus =
-          metrics->writeStep(summary.step, loss, samplesPerSecond, extra);
+          metrics->writeStep(summary.step, loss, samplesPerSecond, values);
+    }
+    heldOutColumns.erase(summary.step);
     if (report)
       report->addStep(summary.step, loss, samplesPerSecond, extra);
   };

@@ -46,26 +46,14 @@ int openks::run::trainLocally(train::StepOp step, const RunSettings &settings) {
     return fail(trainer.status().message());
 
   const std::vector<std::string> &names = (*trainer)->plan().outputNames();
-  std::optional<HeldOutEvaluation> evaluation;
-  std::string bestMetric = settings.bestMetric;
+  StatusOr<std::pair<std::optional<HeldOutEvaluation>, CheckpointHistory>>
+      tracking = trackRun(step, settings);
+  if (!tracking)
+    return fail(tracking.status().message());
+  auto &[evaluation, history] = *tracking;
   std::vector<std::string> columns(names.begin() + 1, names.end());
-  if (!settings.evalData.empty()) {
-    StatusOr<HeldOutEvaluation> created =
-        HeldOutEvaluation::create(step, (*trainer)->store(), settings);
-    if (!created)
-      return fail("--eval-data: " + created.status().message());
-    evaluation.emplace(std::move(*created));
-    const std::vector<std::string> &evaluated = evaluation->metricNames();
-    if (bestMetric.empty())
-      bestMetric = evaluation->headlineMetric();
-    if (!llvm::is_contained(evaluated, bestMetric))
-      return fail(fmt::format("--best-metric: the evaluation measures {}, "
-                              "not {}",
-                              fmt::join(evaluated, ", "), bestMetric));
-    columns.insert(columns.end(), evaluated.begin(), evaluated.end());
-  }
-  CheckpointHistory history(settings.saveDir, settings.keepCheckpoints,
-                            bestMetric);
+  if (evaluation)
+    llvm::append_range(columns, evaluation->metricNames());
   std::optional<MetricsWriter> metrics;
   if (!settings.metricsOut.empty()) {
     StatusOr<MetricsWriter> writer =
@@ -124,63 +112,33 @@ int openks::run::trainLocally(train::StepOp step, const RunSettings &settings) {
         std::max(std::chrono::duration<double>(stepEnd - stepStart).count(),
                  1e-9);
     std::vector<std::optional<double>> extra(values.begin() + 1, values.end());
-    std::optional<double> bestValue;
-    if (evaluation) {
-      std::vector<std::optional<double>> heldOut(
-          evaluation->metricNames().size());
-      if (evaluation->isDue(index)) {
-        StatusOr<std::vector<Metric>> measured =
-            evaluation->run((*trainer)->store());
-        if (!measured)
-          return fail(
-              fmt::format("step {}: {}", index, measured.status().message()));
-        std::vector<std::string> shown;
-        for (size_t i = 0; i < measured->size(); ++i) {
-          const Metric &metric = (*measured)[i];
-          heldOut[i] = metric.value;
-          shown.push_back(fmt::format("{} {:.6f}", metric.name, metric.value));
-          if (metric.name == history.bestMetric())
-            bestValue = metric.value;
-        }
-        printTo(stdout, "step {}/{}  {}\n", index, settings.steps,
-                fmt::join(shown, "  "));
-        if (report) {
-          std::vector<std::pair<std::string, double>> pairs;
-          // The page says "held-out" itself.
-          for (const Metric &metric : *measured)
-            pairs.emplace_back(metric.name.substr(std::strlen("eval_")),
-                               metric.value);
-          report->addEvaluation(index, pairs);
-        }
-      }
-      extra.insert(extra.end(), heldOut.begin(), heldOut.end());
+    std::optional<std::vector<Metric>> heldOut;
+    if (evaluation && evaluation->isDue(index)) {
+      StatusOr<std::vector<Metric>> measured = evaluation->run(
+          index, {&(*trainer)->store()}, report ? &*report : nullptr);
+      if (!measured)
+        return fail(measured.status().message());
+      heldOut = std::move(*measured);
     }
-    if (metrics)
+    if (metrics) {
+      std::vector<std::optional<double>> columns = extra;
+      if (evaluation)
+        llvm::append_range(columns, evaluation->getColumns(heldOut));
       if (Status status =
-              metrics->writeStep(index, loss, samplesPerSecond, extra);
+              metrics->writeStep(index, loss, samplesPerSecond, columns);
           !status.isOk())
         return fail(status.message());
-    if (report)
-      report->addStep(index, loss, samplesPerSecond,
-                      std::vector<std::optional<double>>(
-                          extra.begin(), extra.begin() + (names.size() - 1)));
-    progress.step(index, loss, rows, stepEnd);
-    auto save = [&](const std::string &dir) {
-      return saveCheckpoint(dir, {&(*trainer)->store()}, "local", index, {},
-                            settings.checkpointFiles);
-    };
-    Status saved = Status::ok();
-    if (!settings.saveDir.empty() &&
-        (index == settings.steps ||
-         (settings.saveEvery > 0 && index % settings.saveEvery == 0))) {
-      saved = save(history.dirOf(index));
-      if (saved.isOk())
-        saved = history.prune();
     }
-    if (saved.isOk() && bestValue && history.keepsBest() &&
-        history.improvesBest(*bestValue))
-      saved = save(history.bestDir());
-    if (!saved.isOk())
+    if (report)
+      report->addStep(index, loss, samplesPerSecond, extra);
+    progress.step(index, loss, rows, stepEnd);
+    if (Status saved = history.save(index, heldOut,
+                                    [&](const std::string &dir) {
+                                      return saveCheckpoint(
+                                          dir, {&(*trainer)->store()}, "local",
+                                          index, {}, settings.checkpointFiles);
+                                    });
+        !saved.isOk())
       return fail(fmt::format("step {}: {}", index, saved.message()));
   }
   if (metrics)

@@ -554,7 +554,8 @@ static LogicalResult getHeldOutSettings(RunSettings &settings) {
   settings.evalFilterData = evalFilterData;
   if (saveDir.empty())
     return success();
-  CheckpointHistory history(saveDir, keepCheckpoints, bestMetric);
+  CheckpointHistory history(saveDir, saveEvery, numSteps, keepCheckpoints,
+                            bestMetric);
   if (Status target = history.checkTarget(); !target.isOk()) {
     fail("--save-dir: " + target.message());
     return failure();
@@ -712,14 +713,18 @@ static int trainFromCommandLine() {
   if (!paramsOut.empty() && (isJob || !pservers.empty()))
     return fail("--params-out writes the parameters of a single-process run; "
                 "a job keeps them on its servers");
-  // A job's parameters are on its servers while it runs: its checkpoints
-  // are evaluated with openks-eval.
-  const cl::Option *singleProcessOptions[] = {&evalData, &keepCheckpoints};
-  for (const cl::Option *option : singleProcessOptions)
-    if (option->getNumOccurrences() && (isJob || !pservers.empty()))
-      return fail(fmt::format("--{} is for single-process runs; evaluate a "
-                              "job's checkpoints with openks-eval",
-                              option->ArgStr.str()));
+  // Held-out evaluation and kept checkpoints of a job gather its
+  // parameters as the program declares them, in the process that runs
+  // every role: they need the program and every role here.
+  const cl::Option *programOptions[] = {&evalData, &keepCheckpoints};
+  for (const cl::Option *option : programOptions)
+    if (option->getNumOccurrences() &&
+        (isJob || (!pservers.empty() && !role->inProcess)))
+      return fail(fmt::format(
+          "--{} needs the program and every role of the job in this "
+          "process: run the program with --pservers (a job's checkpoints "
+          "evaluate with openks-eval)",
+          option->ArgStr.str()));
 
   // A transpiled job runs as it is.
   if (isJob) {

@@ -106,6 +106,17 @@ struct JobRunOptions {
   /// Files every checkpoint keeps besides the variables (the data's id
   /// maps, say).
   std::vector<runtime::CheckpointFile> checkpointFiles;
+  /// Called after each step that `observes` accepts (the last one
+  /// included), when its summary is complete and before onStep, with the
+  /// stores that hold every variable then, listed as saveCheckpoint takes
+  /// them (the servers' blocks, then what only the step's first trainer
+  /// holds): to evaluate the job's parameters, or keep checkpoints of its
+  /// own. In sync mode that is the state after the step. An error fails the
+  /// run.
+  std::function<bool(int64_t step)> observes;
+  std::function<Status(int64_t step,
+                       const std::vector<const runtime::ParameterStore *> &)>
+      observe;
   /// The threads the job's kernels may use in all, split among its roles
   /// (runtime::splitComputeThreads); 0 takes the calling thread's compute
   /// budget.
@@ -153,11 +164,15 @@ private:
                     Failures &failures, runtime::StepLog &log);
   /// Returns whether `options` save a checkpoint after `step`.
   static bool savesAfter(const JobRunOptions &options, int64_t step);
-  /// Saves the servers' stores and `local`, the variables only workers
-  /// hold, as the checkpoint of `step` in `options.saveDir`, with
-  /// `options.checkpointFiles`.
-  Status saveJob(const JobRunOptions &options, int64_t step,
-                 const runtime::ParameterStore &local) const;
+  /// Returns whether `options` observe the job after `step`.
+  static bool observesAfter(const JobRunOptions &options, int64_t step);
+  /// Reads the servers' stores and, with `local`, the variables only
+  /// workers hold, saves them as the checkpoint of `step` in
+  /// `options.saveDir` (with `options.checkpointFiles`) when `save`, and
+  /// hands them to `options.observe` when `observe`.
+  Status snapshotJob(const JobRunOptions &options, int64_t step,
+                     const runtime::ParameterStore &local, bool save,
+                     bool observe) const;
   /// Saves the last checkpoint of a run that began after `startStep`, once
   /// every role has ended: what only workers hold comes from the trainer
   /// that ran the most steps.
@@ -168,8 +183,8 @@ private:
   std::vector<std::unique_ptr<TranspilerFleet>> servers_;
   std::vector<std::unique_ptr<TranspilerFleet>> trainers_;
   std::vector<int64_t> rows_;
-  /// For each step to be saved, the copies of what only workers hold, by
-  /// trainer.
+  /// For each step to be saved or observed, the copies of what only
+  /// workers hold, by trainer.
   std::mutex localCopiesMutex_;
   std::map<int64_t, std::map<int, runtime::ParameterStore>> localCopies_;
   bool ran_ = false;
