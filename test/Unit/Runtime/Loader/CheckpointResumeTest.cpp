@@ -355,6 +355,75 @@ TEST_F(JobTest, GeoCheckpointHoldsTheLastPush) {
   fs::remove_all(dir);
 }
 
+TEST_F(JobTest, ObservesWhatItsCheckpointsHold) {
+  // A sync 2 x 2 job of sliced blocks, observed after steps 2 and 4 (the
+  // last): saved from the observed stores, each is the job's own
+  // checkpoint of that step to the byte, the last one taken when the step
+  // completes rather than once the roles have ended. An observer's error
+  // fails the run.
+  MinimizeOptions minimize;
+  minimize.learningRate = 0.3;
+  OwningOpRef<ModuleOp> program =
+      minimized(fmt::format(kOddShapesProgram, "f32"), minimize);
+  ASSERT_TRUE(program);
+  TranspileOptions transpile;
+  transpile.pservers = loopbackEndpoints(2);
+  transpile.trainers = 2;
+  transpile.minBlockSize = 1;
+  OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
+  ASSERT_TRUE(job);
+  fs::path dir = fs::temp_directory_path() /
+                 ("openks-observed-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fleet::FleetOptions fleetOptions;
+  fleetOptions.timeout = kTimeout;
+  fleetOptions.maxBatch = kBatch;
+  JobRunOptions options;
+  options.steps = 4;
+  options.globalBatch = kBatch;
+  options.data = kOddShapesData;
+  options.saveDir = (dir / "periodic").string();
+  options.saveEvery = 2;
+  std::vector<int64_t> observed;
+  options.observes = [](int64_t step) { return step % 2 == 0; };
+  options.observe = [&](int64_t step,
+                        const std::vector<const ParameterStore *> &stores) {
+    observed.push_back(step);
+    return saveCheckpoint((dir / fmt::format("observed{}", step)).string(),
+                          stores, "sync", step);
+  };
+  // The job's step-2 checkpoint, before the last one replaces it.
+  options.onStep = [&](const StepSummary &summary) {
+    if (summary.step == 3)
+      fs::copy(dir / "periodic", dir / "periodic2");
+  };
+  StatusOr<std::unique_ptr<fleet::LocalJob>> process =
+      fleet::LocalJob::create(*job, fleetOptions);
+  ASSERT_TRUE(process.isOk()) << process.status().message();
+  Status status = (*process)->run(options);
+  ASSERT_TRUE(status.isOk()) << status.message();
+  EXPECT_EQ(observed, (std::vector<int64_t>{2, 4}));
+  EXPECT_TRUE(readFiles(dir / "observed2") == readFiles(dir / "periodic2"));
+  EXPECT_TRUE(readFiles(dir / "observed4") == readFiles(dir / "periodic"));
+  EXPECT_EQ(readCheckpointInfo((dir / "observed4").string())->step, 4);
+
+  options.saveDir.clear();
+  options.onStep = nullptr;
+  options.observe = [](int64_t step,
+                       const std::vector<const ParameterStore *> &) {
+    return Status::invalidArgument("observer refuses step {}", step);
+  };
+  StatusOr<std::unique_ptr<fleet::LocalJob>> again =
+      fleet::LocalJob::create(*job, fleetOptions);
+  ASSERT_TRUE(again.isOk()) << again.status().message();
+  Status refused = (*again)->run(options);
+  EXPECT_FALSE(refused.isOk());
+  EXPECT_NE(refused.message().find("observer refuses step 2"),
+            std::string::npos)
+      << refused.message();
+  fs::remove_all(dir);
+}
+
 TEST_F(JobTest, RefusesTheCheckpointOfAnotherProgram) {
   MinimizeOptions minimize;
   OwningOpRef<ModuleOp> f32 =
