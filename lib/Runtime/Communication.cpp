@@ -54,17 +54,25 @@ Status kernels::sendRows(const CommunicationContext *context, BlockAddress to,
   return Status::ok();
 }
 
+/// Returns this thread's list of pull requests, emptied: the receives of
+/// every step reuse it, so that they allocate nothing once it has grown.
+static std::vector<PullRequest> &getEmptyPullRequests() {
+  static thread_local std::vector<PullRequest> requests;
+  requests.clear();
+  return requests;
+}
+
 Status kernels::recv(const CommunicationContext *context,
                      const std::vector<BlockAddress> &from,
                      const std::vector<Tensor *> &out) {
   OPENKS_RETURN_IF_ERROR(checkContext(context));
-  std::vector<PullRequest> requests;
-  requests.reserve(from.size());
+  std::vector<PullRequest> &requests = getEmptyPullRequests();
   for (size_t i = 0; i < from.size(); ++i)
     requests.push_back({from[i].server, from[i].block, out[i]});
   // A view that a block of another shape grew or shrank no longer covers
   // its rows of the parameter.
-  std::vector<Shape> viewShapes;
+  static thread_local std::vector<Shape> viewShapes;
+  viewShapes.clear();
   for (const Tensor *tensor : out)
     viewShapes.push_back(tensor->ownsBuffer() ? Shape{} : tensor->shape());
   OPENKS_RETURN_IF_ERROR(context->transport->pullAll(
@@ -91,8 +99,7 @@ Status kernels::prefetch(const CommunicationContext *context,
                          const std::vector<Tensor *> &outIds,
                          const std::vector<Tensor *> &outValues) {
   OPENKS_RETURN_IF_ERROR(checkContext(context));
-  std::vector<PullRequest> requests;
-  requests.reserve(from.size());
+  std::vector<PullRequest> &requests = getEmptyPullRequests();
   for (size_t i = 0; i < from.size(); ++i) {
     outIds[i]->copyFrom(*rowIds[i]);
     requests.push_back(
