@@ -71,6 +71,15 @@ void Plan::Builder::addInstruction(KernelBinder bind, std::string where,
                                  std::move(where)});
 }
 
+void Plan::Builder::addBlockReceive(ParameterId parameter, BlockAddress from) {
+  assert(!plan_.instructions_.empty() &&
+         std::count(plan_.instructions_.back().writes.begin(),
+                    plan_.instructions_.back().writes.end(), parameter) &&
+         "the last call does not write the parameter");
+  plan_.blockReceives_.push_back(
+      {plan_.instructions_.size() - 1, parameter, from});
+}
+
 void Plan::Builder::addInput(SlotId slot, FeedSpec spec) {
   assert(slot < plan_.slots_.size() && "no such slot");
   assert(!plan_.slots_[slot].parameter && !plan_.slots_[slot].constant &&

@@ -149,6 +149,21 @@ public:
     std::string where;
   };
 
+  /// A kernel call that receives block `from` whole as the whole value of
+  /// parameter `parameter`, in place, with nothing else in the plan reading
+  /// or writing the parameter from the send barrier before the call (or
+  /// from the start of the plan, when no send barrier comes before it) to
+  /// the call. A sync server changes its blocks only in that span of its
+  /// trainers' steps, so a trainer whose plans write the parameter by such
+  /// calls alone may hold the server's storage of the block as the
+  /// parameter's value (see WorkerRole::create).
+  struct BlockReceive {
+    /// The index of the call in instructions().
+    size_t instruction;
+    ParameterId parameter;
+    BlockAddress from;
+  };
+
   /// How a run uses one parameter.
   struct ParameterAccess {
     ParameterId parameter;
@@ -180,6 +195,12 @@ public:
   /// holds while it runs the plan.
   const std::vector<ParameterAccess> &accesses() const { return accesses_; }
 
+  /// Returns the receives of whole blocks as whole parameters (see
+  /// BlockReceive), in instruction order.
+  const std::vector<BlockReceive> &blockReceives() const {
+    return blockReceives_;
+  }
+
   /// Returns the number of parameters of the store the plan was built
   /// against; it runs on stores with these parameters, in this order.
   size_t numParameters() const { return numParameters_; }
@@ -203,6 +224,7 @@ private:
   std::vector<SlotId> outputSlots_;
   std::vector<std::string> outputNames_;
   std::vector<ParameterAccess> accesses_;
+  std::vector<BlockReceive> blockReceives_;
   size_t numParameters_ = 0;
   /// Where each stage's instructions end.
   std::vector<size_t> stageEnds_;
@@ -250,6 +272,11 @@ public:
                       std::vector<SlotId> slots,
                       std::vector<ParameterId> reads = {},
                       std::vector<ParameterId> writes = {});
+
+  /// Records that the last kernel call added receives block `from` as the
+  /// whole of parameter `parameter`, which it lists as written, as a
+  /// BlockReceive describes.
+  void addBlockReceive(ParameterId parameter, BlockAddress from);
 
   /// Declares buffer slot `slot` as the next fed input, laid out as `spec`.
   void addInput(SlotId slot, FeedSpec spec);

@@ -12,7 +12,10 @@
 // call, which pulls their blocks as one batch from every server at once.
 // Blocks that a ps.concat only stacks for a train.write land straight in
 // their rows of the parameter (row ranges of a row-major tensor are
-// contiguous), which saves the concat's copy and the write's. On a server, a
+// contiguous), which saves the concat's copy and the write's; a whole block
+// landing as a whole parameter that nothing reads since the send barrier is
+// recorded as a Plan::BlockReceive, which lets a trainer in the server's
+// process read the server's storage and not pull at all. On a server, a
 // clip by a shared norm ends the first stage of its update's plan (see
 // Plan.h). A send hands its value's buffer to the transport when nothing
 // reads the value afterwards and the buffer is the executor's own;
@@ -89,31 +92,40 @@ LogicalResult PlanLowering::planInPlaceReceives(Block &block) {
 
     // Landing at the receive moves the write there: nothing may read or
     // write the parameter in between, nor read it before and use the
-    // value after.
+    // value after. Being the server's storage of the block moves the write
+    // back to the send barrier before the receives (the plan's start when
+    // there is none): the same holds from there on.
     StringRef name = write.getParam();
-    bool touched = llvm::any_of(block, [&](Operation &op) {
-      unsigned at = positions.lookup(&op);
-      if (at >= writeAt || llvm::is_contained(chain, &op))
-        return false;
-      if (at > firstReceive)
-        return refersTo(&op, name);
-      auto read = dyn_cast<train::ReadOp>(op);
-      return read && read.getParam() == name &&
-             getLastUse(read.getValue()) >= firstReceive;
-    });
-    if (touched)
+    auto touchedFrom = [&](std::optional<unsigned> from) {
+      return llvm::any_of(block, [&](Operation &op) {
+        unsigned at = positions.lookup(&op);
+        if (at >= writeAt || llvm::is_contained(chain, &op))
+          return false;
+        if (!from || at > *from)
+          return refersTo(&op, name);
+        auto read = dyn_cast<train::ReadOp>(op);
+        return read && read.getParam() == name &&
+               getLastUse(read.getValue()) >= *from;
+      });
+    };
+    if (touchedFrom(firstReceive))
       continue;
 
     landed.insert(write);
     if (!concat) {
-      landings[value] = {*id, std::nullopt};
+      std::optional<unsigned> barrier;
+      for (auto sendBarrier : block.getOps<ps::SendBarrierOp>())
+        if (unsigned at = positions.lookup(sendBarrier); at < firstReceive)
+          barrier = at;
+      landings[value] = {*id, std::nullopt, !touchedFrom(barrier)};
       continue;
     }
     landed.insert(concat);
     int64_t row = 0;
     for (Value piece : pieces) {
       int64_t rows = cast<RankedTensorType>(piece.getType()).getDimSize(0);
-      landings[piece] = {*id, Plan::RowRange{row, rows}};
+      landings[piece] = {*id, Plan::RowRange{row, rows},
+                         /*blockReceive=*/false};
       row += rows;
     }
   }
@@ -203,7 +215,13 @@ LogicalResult PlanLowering::lowerCommunication(Operation *op) {
           slots[value] = slot;
           blocks.slots.push_back(slot);
         }
-        return call(op, kernels::recv, Communication{}, from, blocks);
+        if (failed(call(op, kernels::recv, Communication{}, from, blocks)))
+          return failure();
+        for (auto [value, address] : llvm::zip_equal(values, from))
+          if (auto landing = landings.find(value);
+              landing != landings.end() && landing->second.blockReceive)
+            builder.addBlockReceive(landing->second.parameter, address);
+        return success();
       })
       .Case([&](ps::PrefetchOp first) -> LogicalResult {
         // The prefetches that follow go in the same batch.

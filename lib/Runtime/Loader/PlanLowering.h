@@ -150,10 +150,11 @@ private:
   /// The ops lowered as part of a batch begun by an op before them.
   llvm::DenseSet<mlir::Operation *> batched;
   /// Where a received value lands in place: its parameter, and which rows
-  /// of it unless the whole.
+  /// of it unless the whole; and whether it is a Plan::BlockReceive.
   struct Landing {
     ParameterId parameter;
     std::optional<Plan::RowRange> rows;
+    bool blockReceive;
   };
   /// The received values that land in place.
   llvm::DenseMap<mlir::Value, Landing> landings;

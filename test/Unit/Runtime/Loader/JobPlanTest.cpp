@@ -343,6 +343,111 @@ TEST_F(ReceivingJobTest, ReceivedBlocksWaitForTheParametersLastRead) {
   EXPECT_EQ(plan.instructions()[0].writes, std::vector<ParameterId>{s});
 }
 
+/// A sync job whose worker sends @w's gradient (its value, as it happens)
+/// and receives @w whole, @v as two row blocks, and @u whole after reading
+/// it between the send barrier and the receives.
+const char *const kBlockReceivesJob = R"mlir(
+  module attributes {ps.job = #ps.job<mode = sync, trainers = 1,
+      endpoints = ["127.0.0.1:6170", "127.0.0.1:6171"],
+      slice_var_up = true, split_method = round_robin,
+      min_block_size = 2, geo_push_steps = 100>} {
+    ps.worker @trainer main @step startup @startup {
+      train.param @w : tensor<2x2xf32> init #train.constant<0.0>
+      train.param @v : tensor<4x2xf32> init #train.constant<0.0>
+      train.param @u : tensor<3xf32> init #train.constant<0.0>
+      train.step @startup() {
+        %w = ps.recv @ps0::@w : tensor<2x2xf32>
+        %top = ps.recv @ps0::@v.block0 : tensor<2x2xf32>
+        %bottom = ps.recv @ps1::@v.block1 : tensor<2x2xf32>
+        %u = ps.recv @ps1::@u : tensor<3xf32>
+        ps.fetch_barrier [@ps0, @ps1]
+        train.write %w to @w : tensor<2x2xf32>
+        %v = ps.concat %top, %bottom
+            : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+        train.write %v to @v : tensor<4x2xf32>
+        train.write %u to @u : tensor<3xf32>
+        train.yield
+      }
+      train.step @step() -> tensor<f32> {
+        %w0 = train.read @w : tensor<2x2xf32>
+        %loss = train.mean %w0 : (tensor<2x2xf32>) -> tensor<f32>
+        ps.send grad %w0 to @ps0::@w : tensor<2x2xf32>
+        ps.send_barrier [@ps0]
+        %u0 = train.read @u : tensor<3xf32>
+        %late = train.mean %u0 : (tensor<3xf32>) -> tensor<f32>
+        %w = ps.recv @ps0::@w : tensor<2x2xf32>
+        %top = ps.recv @ps0::@v.block0 : tensor<2x2xf32>
+        %bottom = ps.recv @ps1::@v.block1 : tensor<2x2xf32>
+        %u = ps.recv @ps1::@u : tensor<3xf32>
+        ps.fetch_barrier [@ps0, @ps1]
+        train.write %w to @w : tensor<2x2xf32>
+        %v = ps.concat %top, %bottom
+            : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+        train.write %v to @v : tensor<4x2xf32>
+        train.write %u to @u : tensor<3xf32>
+        %sum = train.add %loss, %late
+            : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        train.yield %sum : tensor<f32>
+      }
+    }
+    ps.server @ps0 endpoint "127.0.0.1:6170" fan_in 1 mode sync {
+      ps.block @w : tensor<2x2xf32> init #train.constant<0.0>
+      ps.block @v.block0 : tensor<2x2xf32> of @v : tensor<4x2xf32>
+          rows [0, 2) init #train.constant<0.0> frozen
+      ps.block @lr : tensor<f32> init #train.constant<0.5> frozen
+      ps.update @w on grad (%g: tensor<2x2xf32>) {
+        %lr = train.read @lr : tensor<f32>
+        train.sgd @w, %g, %lr : tensor<2x2xf32>, tensor<f32>
+      }
+    }
+    ps.server @ps1 endpoint "127.0.0.1:6171" fan_in 1 mode sync {
+      ps.block @v.block1 : tensor<2x2xf32> of @v : tensor<4x2xf32>
+          rows [2, 4) init #train.constant<0.0> frozen
+      ps.block @u : tensor<3xf32> init #train.constant<0.0> frozen
+    }
+  }
+)mlir";
+
+/// Returns the parameters and blocks of `plan`'s block receives as
+/// (parameter, server, block).
+std::vector<std::tuple<ParameterId, int, int>> blockReceives(const Plan &plan) {
+  std::vector<std::tuple<ParameterId, int, int>> receives;
+  for (const Plan::BlockReceive &receive : plan.blockReceives())
+    receives.emplace_back(receive.parameter, receive.from.server,
+                          receive.from.block);
+  return receives;
+}
+
+TEST_F(JobPlanTest, BlockReceivesAreWholeAndUntouchedSinceTheSendBarrier) {
+  ASSERT_TRUE(parse(kBlockReceivesJob));
+  auto worker = cast<ps::WorkerOp>(module->lookupSymbol("trainer"));
+  FailureOr<ParameterStore> store = buildParameterStore(worker, PlanOptions());
+  ASSERT_TRUE(succeeded(store));
+  ParameterId w = *store->lookup("w"), u = *store->lookup("u");
+  Plan startup = planOf(
+      cast<train::StepOp>(worker.lookupSymbol("startup")).getBody(), *store);
+  Plan step = planOf(cast<train::StepOp>(worker.lookupSymbol("step")).getBody(),
+                     *store);
+
+  // Every block lands in place in both plans: one receive call writes all.
+  for (const Plan *plan : {&startup, &step}) {
+    std::vector<std::string> ops = instructionOps(*plan);
+    EXPECT_EQ(std::count(ops.begin(), ops.end(), "'ps.recv'"), 1);
+    EXPECT_EQ(std::count(ops.begin(), ops.end(), "'train.write'"), 0);
+  }
+  // Startup: @w and @u are whole blocks nothing else touches; @v's rows
+  // come from two blocks.
+  EXPECT_EQ(
+      blockReceives(startup),
+      (std::vector<std::tuple<ParameterId, int, int>>{{w, 0, 0}, {u, 1, 1}}));
+  // The step reads @u after its send barrier, while the servers update:
+  // only @w may be its server's storage.
+  EXPECT_EQ(blockReceives(step),
+            (std::vector<std::tuple<ParameterId, int, int>>{{w, 0, 0}}));
+  size_t receive = step.blockReceives().front().instruction;
+  EXPECT_EQ(instructionOps(step)[receive], "'ps.recv'");
+}
+
 TEST_F(JobPlanTest, CommunicationNeedsATransport) {
   std::string diagnostic;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
