@@ -101,6 +101,11 @@ Status InProcessTransport::complete(int server, int trainer, Deadline) {
   return (*target)->complete(trainer);
 }
 
+Tensor *InProcessTransport::sharedBlock(int server, int block) {
+  StatusOr<ParameterServer *> target = getServer(server);
+  return target ? (*target)->sharedBlock(block) : nullptr;
+}
+
 void InProcessTransport::abort(int server, int trainer, const Status &status) {
   if (StatusOr<ParameterServer *> target = getServer(server))
     (*target)->abort(trainer, status);

@@ -435,6 +435,13 @@ Status ParameterServer::read(int block, Tensor &out) {
   return program_.read(block, out);
 }
 
+Tensor *ParameterServer::sharedBlock(int block) {
+  // Only a sync server's blocks keep still while its trainers run steps.
+  if (config_.mode != SyncMode::Sync || !checkBlock(block).isOk())
+    return nullptr;
+  return program_.storage(block);
+}
+
 Status ParameterServer::passBarrier(int trainer, Deadline deadline, Phase phase,
                                     std::vector<bool> &passed,
                                     bool updateInCaller) {

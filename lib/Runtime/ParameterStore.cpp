@@ -8,6 +8,7 @@
 
 #include "openks/Runtime/ParameterStore.h"
 
+#include <cassert>
 #include <mutex>
 #include <shared_mutex>
 
@@ -34,6 +35,8 @@ ParameterStore::lookup(const std::string &name) const {
 
 Status ParameterStore::initialize() {
   for (Entry &entry : entries_) {
+    if (entry.borrowed)
+      continue;
     std::unique_lock<std::shared_mutex> lock(entry.mutex);
     Parameter &parameter = entry.parameter;
     OPENKS_RETURN_IF_ERROR(
@@ -42,6 +45,15 @@ Status ParameterStore::initialize() {
             .withContext("initializing parameter '" + parameter.name + "'"));
   }
   return Status::ok();
+}
+
+void ParameterStore::borrow(ParameterId id, Tensor &storage) {
+  Entry &entry = entries_[id];
+  assert(storage.dtype() == entry.parameter.value.dtype() &&
+         storage.shape() == entry.parameter.value.shape() &&
+         storage.rank() >= 1 && "the storage is not laid out as the value");
+  entry.parameter.value = Tensor::viewRows(storage, 0, storage.dim(0));
+  entry.borrowed = true;
 }
 
 /// Returns a parameter laid out as `parameter`, with a zeroed value.

@@ -174,7 +174,9 @@ void Tensor::setZero() {
 void Tensor::copyFrom(const Tensor &other) {
   assert(other.dtype_ == dtype_ && "copy between element types");
   resize(other.shape_);
-  std::memcpy(buffer_.get(), other.buffer_.get(), numel() * dtypeSize(dtype_));
+  if (buffer_.get() != other.buffer_.get())
+    std::memcpy(buffer_.get(), other.buffer_.get(),
+                numel() * dtypeSize(dtype_));
 }
 
 std::string Tensor::typeString() const {

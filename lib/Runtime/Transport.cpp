@@ -27,6 +27,8 @@ Status Transport::pullAll(const std::vector<PullRequest> &requests, int trainer,
 
 Status Transport::flush(int, Deadline) { return Status::ok(); }
 
+Tensor *Transport::sharedBlock(int, int) { return nullptr; }
+
 const char *openks::runtime::describeMessageKind(MessageKind kind) {
   switch (kind) {
   case MessageKind::Grad:

@@ -10,10 +10,66 @@
 
 #include "openks/Runtime/Checkpoint.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 using namespace openks;
 using namespace openks::runtime;
+
+/// Returns, for each parameter of `spec`'s store, the block whose storage
+/// it may be (see Plan::BlockReceive): the one block that every kernel call
+/// of the worker's plans writing the parameter receives whole as it.
+static std::vector<std::optional<BlockAddress>>
+findReceivedBlocks(const WorkerSpec &spec) {
+  size_t count = spec.store.size();
+  std::vector<std::optional<BlockAddress>> blocks(count);
+  std::vector<bool> writtenOtherwise(count);
+  for (ParameterId local : spec.localVariables)
+    writtenOtherwise[local] = true;
+  auto visit = [&](const Plan &plan) {
+    const std::vector<Plan::BlockReceive> &receives = plan.blockReceives();
+    for (size_t i = 0, e = plan.instructions().size(); i < e; ++i)
+      for (ParameterId written : plan.instructions()[i].writes) {
+        auto receive =
+            std::find_if(receives.begin(), receives.end(), [&](auto &r) {
+              return r.instruction == i && r.parameter == written;
+            });
+        std::optional<BlockAddress> &block = blocks[written];
+        if (receive == receives.end() ||
+            (block && (block->server != receive->from.server ||
+                       block->block != receive->from.block)))
+          writtenOtherwise[written] = true;
+        else
+          block = receive->from;
+      }
+  };
+  visit(spec.main);
+  visit(spec.startup);
+  if (spec.geoPush)
+    visit(*spec.geoPush);
+  for (size_t id = 0; id < count; ++id)
+    if (writtenOtherwise[id])
+      blocks[id].reset();
+  return blocks;
+}
+
+/// Makes each parameter of `store` that a received block is, and that
+/// `transport` shares, that block's storage: the trainer reads the server's
+/// values in place, and its pulls of the block copy nothing.
+static void borrowSharedBlocks(const WorkerSpec &spec, Transport &transport,
+                               ParameterStore &store) {
+  std::vector<std::optional<BlockAddress>> blocks = findReceivedBlocks(spec);
+  for (ParameterId id = 0; id < blocks.size(); ++id) {
+    if (!blocks[id])
+      continue;
+    Tensor *storage =
+        transport.sharedBlock(blocks[id]->server, blocks[id]->block);
+    const Tensor &value = store[id].value;
+    if (storage && storage->rank() >= 1 && storage->dtype() == value.dtype() &&
+        storage->shape() == value.shape())
+      store.borrow(id, *storage);
+  }
+}
 
 StatusOr<std::unique_ptr<WorkerRole>>
 WorkerRole::create(const WorkerSpec &spec, Transport &transport, int trainer,
@@ -21,6 +77,7 @@ WorkerRole::create(const WorkerSpec &spec, Transport &transport, int trainer,
   StatusOr<ParameterStore> store = spec.store.cloneLayout();
   if (!store)
     return store.status();
+  borrowSharedBlocks(spec, transport, *store);
   std::unique_ptr<WorkerRole> role(new WorkerRole(spec, std::move(*store)));
   role->context_ = {&transport, trainer, timeout, &role->stats_,
                     /*firstRow=*/0};

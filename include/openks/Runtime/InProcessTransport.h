@@ -52,6 +52,7 @@ public:
                   Deadline deadline) override;
   Status complete(int server, int trainer, Deadline deadline) override;
   void abort(int server, int trainer, const Status &status) override;
+  Tensor *sharedBlock(int server, int block) override;
   int numServers() const override { return static_cast<int>(servers_.size()); }
 
 private:

@@ -90,6 +90,11 @@ public:
   virtual Status update(int block, Tensor &received, Tensor *rowIds) = 0;
   /// Copies the block's current value into `out`.
   virtual Status read(int block, Tensor &out) = 0;
+  /// Returns the tensor that holds the block's value, for trainers in the
+  /// same process to read (see Transport::sharedBlock); it must keep its
+  /// buffer and shape while the program lives. Null, the default, when the
+  /// program keeps it to itself.
+  virtual Tensor *storage(int /*block*/) { return nullptr; }
   /// Copies the current values of the block's rows `rowIds` (distinct, in
   /// range) into `out`, each row whole.
   virtual Status readRows(int block, const Tensor &rowIds, Tensor &out) = 0;
@@ -140,6 +145,7 @@ public:
   Status pull(int block, Tensor &out, int trainer, Deadline deadline);
   Status pullRows(int block, const Tensor &rowIds, Tensor &out, int trainer);
   Status read(int block, Tensor &out);
+  Tensor *sharedBlock(int block);
   /// Passes `trainer`'s send barrier. `updateInCaller` says that the caller
   /// is a thread of the server's process that would only sleep while the
   /// server's thread applies the step's updates: when it is the server's

@@ -30,6 +30,11 @@
 // serving a pull, a checkpoint writer) follows it too. Code that owns a store
 // alone, such as a test before it starts threads, needs no lock.
 //
+// A borrowed parameter (borrow()) is the exception: its value is another
+// store's storage, written under that store's lock, and the protocol of
+// the two roles, not this store's lock, keeps its readers and writers
+// apart (see Plan::BlockReceive).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_RUNTIME_PARAMETERSTORE_H
@@ -98,8 +103,18 @@ public:
   std::optional<ParameterId> lookup(const std::string &name) const;
 
   /// Runs every parameter's initializer on its rows, each under its
-  /// exclusive lock (the startup of a role).
+  /// exclusive lock (the startup of a role); borrowed parameters are their
+  /// owner's to initialise.
   Status initialize();
+
+  /// Makes parameter `id`'s value a view of `storage`, of the same dtype and
+  /// shape (rank 1 or more), which must outlive the store and keep its
+  /// buffer: a trainer's parameter that is a server's block in the same
+  /// process. The store must not be shared yet.
+  void borrow(ParameterId id, Tensor &storage);
+
+  /// Returns whether parameter `id` is borrowed.
+  bool isBorrowed(ParameterId id) const { return entries_[id].borrowed; }
 
   /// Returns a store with the same parameters, in the same order, with
   /// zeroed values: plans built against this store run on it too. Each
@@ -122,6 +137,7 @@ private:
 
     Parameter parameter;
     mutable std::shared_mutex mutex;
+    bool borrowed = false;
   };
 
   // A deque keeps every entry (and its lock) in place as the store grows and

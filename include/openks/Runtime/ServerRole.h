@@ -67,6 +67,9 @@ public:
   Status update(int block, Tensor &received, Tensor *rowIds) override;
   Status read(int block, Tensor &out) override;
   Status readRows(int block, const Tensor &rowIds, Tensor &out) override;
+  Tensor *storage(int block) override {
+    return &spec_.store[spec_.blocks[block].parameter].value;
+  }
   int numNorms() const override { return static_cast<int>(spec_.norms.size()); }
   std::string_view normName(int norm) const override {
     return spec_.norms[norm];

@@ -139,6 +139,8 @@ public:
   /// Sets every element to zero.
   void setZero();
   /// Copies shape and contents of `other`, which must have the same dtype.
+  /// A tensor that views `other`'s buffer from its start (a trainer's
+  /// parameter held in its server's block) copies nothing.
   void copyFrom(const Tensor &other);
 
   /// Returns the elements as `T`, which must match the dtype.

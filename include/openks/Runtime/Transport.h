@@ -166,6 +166,14 @@ public:
   /// whose pushes are done when push() returns has nothing to wait for.
   virtual Status flush(int trainer, Deadline deadline);
 
+  /// Returns the tensor that holds `block` on `server` when a trainer may
+  /// read the block there instead of pulling copies: the server runs in
+  /// this process and in sync mode, so it changes its blocks only while
+  /// every trainer is between its send barrier and its pulls. Null
+  /// otherwise, as this default says. The tensor lives as long as the
+  /// server and keeps its buffer and shape.
+  virtual Tensor *sharedBlock(int server, int block);
+
   /// Returns the number of servers of the job.
   virtual int numServers() const = 0;
 };

@@ -40,6 +40,10 @@ public:
   /// Makes trainer `trainer`'s copy of `spec`, talking to the servers
   /// through `transport` with calls that wait at most `timeout`. `spec` and
   /// `transport` must outlive the role. Fails when memory cannot be had.
+  /// A parameter that the worker's plans write only by receiving one block
+  /// whole (Plan::BlockReceive) is, when the transport shares that block
+  /// (a sync server in this process), the server's storage of the block:
+  /// the trainer reads its values in place and its pulls copy nothing.
   static StatusOr<std::unique_ptr<WorkerRole>>
   create(const WorkerSpec &spec, Transport &transport, int trainer,
          std::chrono::milliseconds timeout);

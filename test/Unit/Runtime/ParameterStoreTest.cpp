@@ -90,4 +90,41 @@ TEST(ParameterStoreTest, MovingKeepsParametersAndLocksInPlace) {
   EXPECT_EQ(moved.lookup("a"), std::optional<ParameterId>(0));
 }
 
+TEST(ParameterStoreTest, BorrowedParametersAreTheirOwnersStorage) {
+  // The owner: a server's store, initialised.
+  ParameterStore server;
+  server.add(uniformRows("w", Shape{3, 2}, 0, 3));
+  ASSERT_TRUE(server.initialize().isOk());
+  Tensor &block = server[0].value;
+  std::vector<float> before(block.data<float>(), block.data<float>() + 6);
+
+  // A trainer's store borrows "w" and keeps "b" its own.
+  ParameterStore trainer;
+  ParameterId w = trainer.add(uniformRows("w", Shape{3, 2}, 0, 3));
+  ParameterId b = trainer.add(uniformRows("b", Shape{2}, 0, 2));
+  // Unlike the owner, the borrower would start "w" at zero.
+  trainer[w].initializer.kind = InitializerSpec::Kind::Constant;
+  trainer[w].initializer.value = 0;
+  trainer.borrow(w, block);
+  EXPECT_TRUE(trainer.isBorrowed(w));
+  EXPECT_FALSE(trainer.isBorrowed(b));
+  EXPECT_EQ(trainer[w].value.rawData(), block.rawData());
+  EXPECT_EQ(trainer[w].value.shape(), block.shape());
+  EXPECT_FALSE(trainer[w].value.ownsBuffer());
+
+  // Initialising the trainer leaves the owner's values alone.
+  ASSERT_TRUE(trainer.initialize().isOk());
+  EXPECT_EQ(std::vector<float>(block.data<float>(), block.data<float>() + 6),
+            before);
+  EXPECT_NE(trainer[b].value.data<float>()[0], 0.0f);
+
+  // The owner's writes are the borrower's values; a copy of the owner's
+  // value onto the borrower's (a pull) copies nothing and changes nothing.
+  block.data<float>()[5] = 42.0f;
+  EXPECT_EQ(trainer[w].value.data<float>()[5], 42.0f);
+  trainer[w].value.copyFrom(block);
+  EXPECT_EQ(trainer[w].value.data<float>()[5], 42.0f);
+  EXPECT_EQ(trainer[w].value.rawData(), block.rawData());
+}
+
 } // namespace

@@ -258,6 +258,35 @@ expectStepsMatch(mlir::ModuleOp job, runtime::LocalTrainer &reference,
   return std::move(*run);
 }
 
+/// Checks which parameters of `run`'s trainers are their server's storage
+/// of a block (ParameterStore::borrow): in a sync job, each one of rank 1
+/// or more that a server holds whole as one block; in other modes none.
+inline void expectBorrowedBlocks(const fleet::LocalJob &run, bool sync) {
+  for (int trainer = 0; trainer < run.numTrainers(); ++trainer) {
+    const runtime::ParameterStore &store = run.trainer(trainer).store();
+    for (runtime::ParameterId id = 0; id < store.size(); ++id) {
+      const runtime::Parameter &parameter = store[id];
+      const void *block = nullptr;
+      for (int server = 0; server < run.numServers(); ++server) {
+        const runtime::ParameterStore &held = run.server(server).role().store();
+        for (runtime::ParameterId heldId = 0; heldId < held.size(); ++heldId)
+          if (held[heldId].origin == parameter.name &&
+              held[heldId].value.shape() == parameter.value.shape())
+            block = held[heldId].value.rawData();
+      }
+      bool borrows = sync && block && parameter.value.rank() >= 1;
+      EXPECT_EQ(store.isBorrowed(id), borrows)
+          << "trainer " << trainer << ", " << parameter.name;
+      if (borrows)
+        EXPECT_EQ(parameter.value.rawData(), block)
+            << "trainer " << trainer << ", " << parameter.name;
+      else
+        EXPECT_NE(parameter.value.rawData(), block)
+            << "trainer " << trainer << ", " << parameter.name;
+    }
+  }
+}
+
 } // namespace openks::testing
 
 #endif // OPENKS_TEST_UNIT_RUNTIME_LOADER_JOBTESTING_H

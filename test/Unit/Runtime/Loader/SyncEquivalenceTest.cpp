@@ -29,7 +29,8 @@ namespace {
 constexpr std::chrono::milliseconds kTimeout{20000};
 
 /// Trains `job` in process and checks that every step equals single-process
-/// training within `tolerance`, and that every server applied every step.
+/// training within `tolerance`, that every server applied every step, and
+/// that the trainers read the blocks servers hold whole in place.
 void expectEqualsLocal(ModuleOp job, LocalTrainer &reference, int64_t steps,
                        int64_t batch, const std::string &data,
                        double tolerance) {
@@ -39,6 +40,7 @@ void expectEqualsLocal(ModuleOp job, LocalTrainer &reference, int64_t steps,
     return;
   for (int server = 0; server < run->numServers(); ++server)
     EXPECT_EQ(run->server(server).server().stats().steps, steps);
+  expectBorrowedBlocks(*run, /*sync=*/true);
 }
 
 /// How the job is laid out.
