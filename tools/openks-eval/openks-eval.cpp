@@ -17,23 +17,23 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolDialects.h"
+#include "ToolFiles.h"
+#include "ToolInput.h"
 #include "ToolOutput.h"
 #include "ToolVersion.h"
 
 #include "openks/Dialect/PS/IR/PSOps.h"
 #include "openks/Dialect/Train/IR/TrainOps.h"
 #include "openks/Runtime/Checkpoint.h"
-#include "openks/Runtime/ComputeThreads.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Runtime/Evaluator.h"
 #include "openks/Runtime/Loader/EvaluationBuilder.h"
 #include "openks/Support/InputGuard.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdio>
@@ -101,16 +101,6 @@ static cl::opt<std::string>
                cl::desc("Also write the metrics as CSV (metric,value) to "
                         "this file"),
                cl::cat(evalCategory));
-/// Returns --threads, made on first use, after main has dropped the
-/// "threads" option that LLVM's ThinLTO code generator registers (as
-/// openks-run does).
-static cl::opt<int> &getThreadsOption() {
-  static cl::opt<int> option("threads",
-                             cl::desc("Threads the kernels may use (default: "
-                                      "OMP_NUM_THREADS, else every CPU)"),
-                             cl::init(0), cl::cat(evalCategory));
-  return option;
-}
 static cl::opt<uint64_t> maxInputBytes(
     "max-input-bytes",
     cl::desc("Refuse an input larger than this many bytes (default 1 GiB)"),
@@ -157,10 +147,8 @@ static LogicalResult checkOptions() {
     fail("--top-k chooses what --predict-out writes; give --predict-out too");
     return failure();
   }
-  const cl::opt<int> &numThreads = getThreadsOption();
-  if (numThreads.getNumOccurrences() && (numThreads < 1 || numThreads > 1024)) {
-    fail(fmt::format("--threads must be between 1 and 1024, got {}",
-                     numThreads.getValue()));
+  if (Status threads = tools::checkThreadsOption(); !threads.isOk()) {
+    fail(threads.message());
     return failure();
   }
   return success();
@@ -169,17 +157,14 @@ static LogicalResult checkOptions() {
 /// Writes `metrics` as CSV to `path`.
 static Status writeMetrics(const std::vector<Metric> &metrics,
                            const std::string &path) {
-  std::string text = "metric,value\n";
+  StatusOr<tools::CsvWriter> csv =
+      tools::CsvWriter::create(path, {"metric", "value"});
+  if (!csv)
+    return csv.status();
   for (const Metric &metric : metrics)
-    text += fmt::format("{},{:.9g}\n", metric.name, metric.value);
-  std::FILE *file = std::fopen(path.c_str(), "w");
-  bool written =
-      file && std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  if (file && std::fclose(file) != 0)
-    written = false;
-  if (!written)
-    return Status::error(StatusCode::IOError, "cannot write {}", path);
-  return Status::ok();
+    OPENKS_RETURN_IF_ERROR(
+        csv->writeRow({metric.name, fmt::format("{:.9g}", metric.value)}));
+  return csv->close();
 }
 
 /// Loads the input and evaluates it as the command line asks; returns the
@@ -187,26 +172,18 @@ static Status writeMetrics(const std::vector<Metric> &metrics,
 static int evaluateFromCommandLine() {
   if (failed(checkOptions()))
     return 1;
-  if (getThreadsOption().getNumOccurrences())
-    setComputeThreads(getThreadsOption());
+  tools::applyThreadsOption();
   DialectRegistry registry;
   tools::registerToolDialects(registry);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  StatusOr<std::string> text = readBoundedInput(inputFilename, maxInputBytes);
-  if (!text)
-    return fail(text.status().message());
-  if (Status nesting = checkNestingDepth(*text, kMaxNestingDepth);
-      !nesting.isOk())
-    return fail(inputFilename + ": " + nesting.message());
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(*text, inputFilename),
-      llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail(fmt::format("cannot load {}", inputFilename.getValue()));
+  StatusOr<OwningOpRef<ModuleOp>> parsed = tools::loadBoundedModule(
+      inputFilename, maxInputBytes, context, sourceMgr);
+  if (!parsed)
+    return fail(parsed.status().message());
+  OwningOpRef<ModuleOp> &module = *parsed;
   if ((*module)->hasAttr(ps::JobAttr::kAttrName))
     return fail(fmt::format("{} is a transpiled job; evaluate the program it "
                             "was transpiled from (its checkpoints load in any "
@@ -275,9 +252,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   tools::failWritesPastTheSizeLimit();
   tools::printOpenKSVersionFirst("openks-eval");
-  if (cl::Option *ltoThreads = cl::getRegisteredOptions().lookup("threads"))
-    ltoThreads->removeArgument();
-  (void)getThreadsOption();
+  tools::registerThreadsOption("Threads the kernels may use (default: "
+                               "OMP_NUM_THREADS, else every CPU)",
+                               evalCategory);
   cl::HideUnrelatedOptions(evalCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -121,15 +121,14 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
   }
   std::optional<RunReport> report;
   if (!settings.reportOut.empty()) {
-    StatusOr<RunReport> created = RunReport::create(
+    StatusOr<RunReport> created = RunReport::createForJob(
         settings.reportOut,
         {settings.input, "a job, every server and trainer a thread",
          settings.batchSize, settings.data},
-        columns);
+        columns, job);
     if (!created)
       return fail(created.status().message());
     report.emplace(std::move(*created));
-    report->setJob(job);
   }
 
   Progress progress(settings.steps, settings.logEvery);

@@ -7,36 +7,34 @@
 //===----------------------------------------------------------------------===//
 //
 // The --metrics-out file of openks-run: a header line of column names, then
-// one line per step. Names are quoted as RFC 4180 asks when they hold a
-// comma, a quote or a line break, and every write is checked, so a full disk
-// or an unwritable device is an error, not a silently empty file.
+// one line per step, written by the CSV writer of ToolFiles.h, which
+// openks-eval's --metrics-out shares: names are quoted as RFC 4180 asks, and
+// every write is checked.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OPENKS_TOOLS_OPENKS_RUN_METRICSWRITER_H
 #define OPENKS_TOOLS_OPENKS_RUN_METRICSWRITER_H
 
+#include "ToolFiles.h"
+
 #include "openks/Support/Status.h"
 
-#include <cstdio>
-#include <memory>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace openks::run {
-
-/// Returns `field` as one CSV field: unchanged, or quoted with its quotes
-/// doubled when it holds a comma, a quote or a line break.
-std::string quoteCsvField(const std::string &field);
 
 /// Writes a CSV file of per-step figures.
 class MetricsWriter {
 public:
   /// Creates `path` and writes the header: step, loss, samples_per_sec, then
   /// `extraColumns`.
-  static StatusOr<MetricsWriter> create(const std::string &path,
-                                        const std::vector<std::string> &extraColumns);
+  static StatusOr<MetricsWriter>
+  create(const std::string &path, const std::vector<std::string> &extraColumns);
 
   /// Writes the line of one step; `extra` has one value per extra column,
   /// empty where a step fetched no scalar.
@@ -44,17 +42,12 @@ public:
                    const std::vector<std::optional<double>> &extra);
 
   /// Flushes and closes the file, reporting any write that failed.
-  Status close();
+  Status close() { return csv_.close(); }
 
 private:
-  MetricsWriter(std::string path, std::FILE *file)
-      : path_(std::move(path)), file_(file, &std::fclose) {}
+  explicit MetricsWriter(tools::CsvWriter csv) : csv_(std::move(csv)) {}
 
-  /// Returns the error of the last failed write, naming the file.
-  Status writeError() const;
-
-  std::string path_;
-  std::unique_ptr<std::FILE, int (*)(std::FILE *)> file_;
+  tools::CsvWriter csv_;
 };
 
 } // namespace openks::run

@@ -13,10 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runs.h"
+#include "ToolFiles.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <fmt/format.h>
 
 using namespace openks;
@@ -33,12 +31,9 @@ static void appendValues(const Tensor &value, std::string &line) {
 
 Status openks::run::writeParameters(const ParameterStore &store,
                                     const std::string &path) {
-  errno = 0;
-  std::FILE *file = std::fopen(path.c_str(), "w");
+  StatusOr<tools::CheckedFile> file = tools::CheckedFile::create(path);
   if (!file)
-    return Status::error(StatusCode::IOError, "cannot write {}: {}", path,
-                         std::strerror(errno));
-  bool written = true;
+    return file.status();
   for (ParameterId id = 0; id < store.size(); ++id) {
     const Parameter &parameter = store[id];
     if (!parameter.trainable)
@@ -61,11 +56,7 @@ Status openks::run::writeParameters(const ParameterStore &store,
       break;
     }
     line += '\n';
-    written = written &&
-              std::fwrite(line.data(), 1, line.size(), file) == line.size();
+    OPENKS_RETURN_IF_ERROR(file->write(line));
   }
-  if (std::fclose(file) != 0 || !written)
-    return Status::error(StatusCode::IOError, "cannot write {}: {}", path,
-                         std::strerror(errno ? errno : EIO));
-  return Status::ok();
+  return file->close();
 }

@@ -151,7 +151,7 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
   }
   std::optional<RunReport> report;
   if (!settings.reportOut.empty() && trainer == 0) {
-    StatusOr<RunReport> created = RunReport::create(
+    StatusOr<RunReport> created = RunReport::createForJob(
         settings.reportOut,
         {settings.input,
          fmt::format("trainer 0 of a job whose {} and {} are processes: "
@@ -159,11 +159,10 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
                      countOf(job.servers.size(), "server"),
                      countOf(trainers, "trainer")),
          settings.batchSize, settings.data},
-        columns);
+        columns, job);
     if (!created)
       return fail(created.status().message());
     report.emplace(std::move(*created));
-    report->setJob(job);
   }
 
   StatusOr<std::unique_ptr<DataSource>> source = fleet.openData(settings.data);

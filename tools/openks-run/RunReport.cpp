@@ -12,9 +12,7 @@
 #include "openks/Version.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <fmt/format.h>
 #include <iterator>
 #include <map>
@@ -356,19 +354,23 @@ static const char *getServerColor(size_t index) {
 // RunReport
 //===----------------------------------------------------------------------===//
 
-Status RunReport::writeError() const {
-  return Status::error(StatusCode::IOError, "cannot write {}: {}", path_,
-                       std::strerror(errno ? errno : EIO));
-}
-
 StatusOr<RunReport> RunReport::create(const std::string &path, ReportedRun run,
                                       std::vector<std::string> extraColumns) {
-  errno = 0;
-  std::FILE *file = std::fopen(path.c_str(), "w");
+  StatusOr<tools::CheckedFile> file = tools::CheckedFile::create(path);
   if (!file)
-    return Status::error(StatusCode::IOError, "cannot write {}: {}", path,
-                         std::strerror(errno));
-  return RunReport(path, file, std::move(run), std::move(extraColumns));
+    return file.status();
+  return RunReport(std::move(*file), std::move(run), std::move(extraColumns));
+}
+
+StatusOr<RunReport>
+RunReport::createForJob(const std::string &path, ReportedRun run,
+                        std::vector<std::string> extraColumns,
+                        const JobSpec &job) {
+  StatusOr<RunReport> report =
+      create(path, std::move(run), std::move(extraColumns));
+  if (report)
+    report->setJob(job);
+  return report;
 }
 
 void RunReport::addStep(int64_t step, double loss, double samplesPerSecond,
@@ -696,16 +698,6 @@ Status RunReport::write() {
                  "id=\"openks-run-data\">{}</script>\n<script>{}</script>\n"
                  "</body>\n</html>\n",
                  OPENKS_VERSION_STRING, renderData(), kScript);
-
-  errno = 0;
-  bool failed =
-      std::fwrite(page.data(), 1, page.size(), file_.get()) != page.size();
-  failed |= std::fflush(file_.get()) != 0 || std::ferror(file_.get());
-  int savedErrno = errno;
-  failed |= std::fclose(file_.release()) != 0;
-  if (failed) {
-    errno = savedErrno ? savedErrno : errno;
-    return writeError();
-  }
-  return Status::ok();
+  OPENKS_RETURN_IF_ERROR(file_.write(page));
+  return file_.close();
 }

@@ -21,13 +21,13 @@
 #ifndef OPENKS_TOOLS_OPENKS_RUN_RUNREPORT_H
 #define OPENKS_TOOLS_OPENKS_RUN_RUNREPORT_H
 
+#include "ToolFiles.h"
+
 #include "openks/Runtime/JobSpec.h"
 #include "openks/Support/Status.h"
 
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -74,6 +74,13 @@ public:
   /// scalars `extraColumns` after the loss.
   static StatusOr<RunReport> create(const std::string &path, ReportedRun run,
                                     std::vector<std::string> extraColumns);
+
+  /// Creates `path`, as create does, to hold the page of `run`, which runs
+  /// `job` (see setJob).
+  static StatusOr<RunReport> createForJob(const std::string &path,
+                                          ReportedRun run,
+                                          std::vector<std::string> extraColumns,
+                                          const runtime::JobSpec &job);
 
   /// Records one step; `extra` has one value per extra column, none where
   /// the step fetched no scalar.
@@ -126,9 +133,9 @@ private:
     std::vector<TrainerTraffic> trainerTraffic;
   };
 
-  RunReport(std::string path, std::FILE *file, ReportedRun run,
+  RunReport(tools::CheckedFile file, ReportedRun run,
             std::vector<std::string> extraColumns)
-      : path_(std::move(path)), file_(file, &std::fclose), run_(std::move(run)),
+      : file_(std::move(file)), run_(std::move(run)),
         extraColumns_(std::move(extraColumns)),
         extraValues_(extraColumns_.size()) {}
 
@@ -138,11 +145,8 @@ private:
   std::string renderSummary() const;
   /// Returns the page's section on the job: its roles and its blocks.
   std::string renderJob() const;
-  /// Returns the error of the last failed write, naming the file.
-  Status writeError() const;
 
-  std::string path_;
-  std::unique_ptr<std::FILE, int (*)(std::FILE *)> file_;
+  tools::CheckedFile file_;
   ReportedRun run_;
   std::vector<std::string> extraColumns_;
   std::vector<int64_t> steps_;

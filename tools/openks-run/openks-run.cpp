@@ -23,6 +23,7 @@
 #include "CheckpointHistory.h"
 #include "Runs.h"
 #include "ToolDialects.h"
+#include "ToolInput.h"
 #include "ToolOutput.h"
 #include "ToolVersion.h"
 
@@ -32,16 +33,14 @@
 #include "openks/InitAllPasses.h"
 #include "openks/Pipelines/Pipelines.h"
 #include "openks/Runtime/Checkpoint.h"
-#include "openks/Runtime/ComputeThreads.h"
 #include "openks/Runtime/DataSource.h"
 #include "openks/Support/InputGuard.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cerrno>
@@ -162,19 +161,6 @@ static cl::opt<int64_t>
              cl::desc("Steps between progress lines when stdout is not a "
                       "terminal (default: a tenth of the steps)"),
              cl::init(0), cl::cat(runCategory));
-/// Returns --threads, made on first use. LLVM's ThinLTO code generator,
-/// which the upstream dialects bring in, registers a "threads" option of its
-/// own when the program loads; nothing here reads it, so main drops it
-/// before it makes this one.
-static cl::opt<int> &getThreadsOption() {
-  static cl::opt<int> option(
-      "threads",
-      cl::desc("Threads the kernels may use: in one process, or in all for a "
-               "job whose roles are threads here, split among its roles "
-               "(default: OMP_NUM_THREADS, else every CPU)"),
-      cl::init(0), cl::cat(runCategory));
-  return option;
-}
 static cl::opt<uint64_t> maxInputBytes(
     "max-input-bytes",
     cl::desc("Refuse an input larger than this many bytes (default 1 GiB)"),
@@ -563,10 +549,6 @@ static LogicalResult getHeldOutSettings(RunSettings &settings) {
   return success();
 }
 
-/// The most threads --threads takes: far more than any machine's cores, so
-/// that a typo does not start thousands of threads.
-static constexpr int kMaxThreads = 1024;
-
 static FailureOr<RunSettings> getRunSettings() {
   if (failed(checkNoEmptyValues()))
     return failure();
@@ -598,11 +580,8 @@ static FailureOr<RunSettings> getRunSettings() {
       return failure();
     }
   }
-  if (const cl::opt<int> &numThreads = getThreadsOption();
-      numThreads.getNumOccurrences() &&
-      (numThreads < 1 || numThreads > kMaxThreads)) {
-    fail(fmt::format("--threads must be between 1 and {}, got {}", kMaxThreads,
-                     numThreads.getValue()));
+  if (Status threads = tools::checkThreadsOption(); !threads.isOk()) {
+    fail(threads.message());
     return failure();
   }
   // Both default to 0, "by the steps"; given, a period is a number of steps.
@@ -671,8 +650,7 @@ static int trainFromCommandLine() {
   if (failed(settings))
     return 1;
   // This thread's budget: the run's, or the total a local job splits.
-  if (getThreadsOption().getNumOccurrences())
-    runtime::setComputeThreads(getThreadsOption());
+  tools::applyThreadsOption();
   bool exitNow = false;
   FailureOr<RoleChoice> role = findRole(exitNow);
   if (failed(role))
@@ -696,18 +674,11 @@ static int trainFromCommandLine() {
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  StatusOr<std::string> text = readBoundedInput(inputFilename, maxInputBytes);
-  if (!text)
-    return fail(text.status().message());
-  if (Status nesting = checkNestingDepth(*text, kMaxNestingDepth);
-      !nesting.isOk())
-    return fail(inputFilename + ": " + nesting.message());
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(*text, inputFilename),
-      llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail(fmt::format("cannot load {}", inputFilename.getValue()));
+  StatusOr<OwningOpRef<ModuleOp>> parsed = tools::loadBoundedModule(
+      inputFilename, maxInputBytes, context, sourceMgr);
+  if (!parsed)
+    return fail(parsed.status().message());
+  OwningOpRef<ModuleOp> &module = *parsed;
 
   bool isJob = (*module)->hasAttr(ps::JobAttr::kAttrName);
   if (!paramsOut.empty() && (isJob || !pservers.empty()))
@@ -807,9 +778,11 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   openks::tools::failWritesPastTheSizeLimit();
   openks::tools::printOpenKSVersionFirst("openks-run");
-  if (cl::Option *ltoThreads = cl::getRegisteredOptions().lookup("threads"))
-    ltoThreads->removeArgument();
-  (void)getThreadsOption();
+  openks::tools::registerThreadsOption(
+      "Threads the kernels may use: in one process, or in all for a job whose "
+      "roles are threads here, split among its roles (default: "
+      "OMP_NUM_THREADS, else every CPU)",
+      runCategory);
   registerAllPasses();
   cl::HideUnrelatedOptions({&runCategory, &jobCategory});
   cl::ParseCommandLineOptions(
