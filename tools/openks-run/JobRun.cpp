@@ -88,13 +88,7 @@ int openks::run::trainJob(ModuleOp module, train::StepOp reference,
     verification = std::move(*created);
   }
 
-  const std::vector<std::string> &names = job.worker->main.outputNames();
-  std::vector<std::string> columns(names.begin() + 1, names.end());
-  columns.push_back("bytes_pushed");
-  columns.push_back("bytes_pulled");
-  if (verification)
-    for (const std::string &name : verification->names())
-      columns.push_back("relative_difference:" + name);
+  std::vector<std::string> columns = listJobColumns(job, verification.get());
   // Held-out evaluation and kept checkpoints read the job's parameters as
   // a checkpoint does; openks-run asks for them only with the program.
   std::optional<HeldOutEvaluation> evaluation;

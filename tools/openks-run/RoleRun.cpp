@@ -132,13 +132,7 @@ static int trainShards(fleet::TranspilerFleet &fleet, train::StepOp reference,
       return fail(created.status().message());
     verification = std::move(*created);
   }
-  const std::vector<std::string> &names = job.worker->main.outputNames();
-  std::vector<std::string> columns(names.begin() + 1, names.end());
-  columns.push_back("bytes_pushed");
-  columns.push_back("bytes_pulled");
-  if (verification)
-    for (const std::string &name : verification->names())
-      columns.push_back("relative_difference:" + name);
+  std::vector<std::string> columns = listJobColumns(job, verification.get());
   // Trainer 0 writes the metrics and the page: the others would write the
   // same files.
   std::optional<MetricsWriter> metrics;

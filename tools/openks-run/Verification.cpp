@@ -116,3 +116,16 @@ Verification::readRemoteParameters(const WorkerRole &worker,
   }
   return std::optional<ParameterStore>(std::move(*trained));
 }
+
+std::vector<std::string>
+openks::run::listJobColumns(const JobSpec &job,
+                            const Verification *verification) {
+  const std::vector<std::string> &names = job.worker->main.outputNames();
+  std::vector<std::string> columns(names.begin() + 1, names.end());
+  columns.push_back("bytes_pushed");
+  columns.push_back("bytes_pulled");
+  if (verification)
+    for (const std::string &name : verification->names())
+      columns.push_back("relative_difference:" + name);
+  return columns;
+}

@@ -183,6 +183,12 @@ private:
   int64_t worstStep_ = 0;
 };
 
+/// Returns the metric columns a job's trainer writes after the loss and the
+/// throughput: the step's other outputs, its bytes pushed and pulled, and
+/// with `verification` the relative difference of each compared parameter.
+std::vector<std::string> listJobColumns(const runtime::JobSpec &job,
+                                        const Verification *verification);
+
 } // namespace openks::run
 
 #endif // OPENKS_TOOLS_OPENKS_RUN_VERIFICATION_H
