@@ -109,11 +109,8 @@ protected:
       if (onStep)
         onStep(summary);
     };
-    fleet::FleetOptions fleetOptions;
-    fleetOptions.timeout = kTimeout;
-    fleetOptions.maxBatch = kBatch;
     StatusOr<std::unique_ptr<fleet::LocalJob>> process =
-        fleet::LocalJob::create(job, fleetOptions);
+        createLocalJob(job, kBatch, kTimeout);
     EXPECT_TRUE(process.isOk()) << process.status().message();
     if (!process)
       return losses;
@@ -215,11 +212,8 @@ TEST_F(JobTest, RefusesASaveDirectoryItCannotWriteBeforeTraining) {
   transpile.pservers = loopbackEndpoints(2);
   OwningOpRef<ModuleOp> job = transpiled(*program, transpile);
   ASSERT_TRUE(job);
-  fleet::FleetOptions fleetOptions;
-  fleetOptions.timeout = kTimeout;
-  fleetOptions.maxBatch = kBatch;
   StatusOr<std::unique_ptr<fleet::LocalJob>> process =
-      fleet::LocalJob::create(*job, fleetOptions);
+      createLocalJob(*job, kBatch, kTimeout);
   ASSERT_TRUE(process.isOk()) << process.status().message();
   fs::path file = fs::temp_directory_path() /
                   ("openks-save-dir-file-" + std::to_string(getpid()));
@@ -313,11 +307,8 @@ TEST_F(JobTest, GeoCheckpointHoldsTheLastPush) {
   fs::path dir = fs::temp_directory_path() /
                  ("openks-geo-last-push-" + std::to_string(getpid()));
   fs::remove_all(dir);
-  fleet::FleetOptions fleetOptions;
-  fleetOptions.timeout = kTimeout;
-  fleetOptions.maxBatch = kBatch;
   StatusOr<std::unique_ptr<fleet::LocalJob>> process =
-      fleet::LocalJob::create(*job, fleetOptions);
+      createLocalJob(*job, kBatch, kTimeout);
   ASSERT_TRUE(process.isOk()) << process.status().message();
   JobRunOptions options;
   options.steps = 5;
@@ -375,9 +366,6 @@ TEST_F(JobTest, ObservesWhatItsCheckpointsHold) {
   fs::path dir = fs::temp_directory_path() /
                  ("openks-observed-" + std::to_string(getpid()));
   fs::remove_all(dir);
-  fleet::FleetOptions fleetOptions;
-  fleetOptions.timeout = kTimeout;
-  fleetOptions.maxBatch = kBatch;
   JobRunOptions options;
   options.steps = 4;
   options.globalBatch = kBatch;
@@ -398,7 +386,7 @@ TEST_F(JobTest, ObservesWhatItsCheckpointsHold) {
       fs::copy(dir / "periodic", dir / "periodic2");
   };
   StatusOr<std::unique_ptr<fleet::LocalJob>> process =
-      fleet::LocalJob::create(*job, fleetOptions);
+      createLocalJob(*job, kBatch, kTimeout);
   ASSERT_TRUE(process.isOk()) << process.status().message();
   Status status = (*process)->run(options);
   ASSERT_TRUE(status.isOk()) << status.message();
@@ -414,7 +402,7 @@ TEST_F(JobTest, ObservesWhatItsCheckpointsHold) {
     return Status::invalidArgument("observer refuses step {}", step);
   };
   StatusOr<std::unique_ptr<fleet::LocalJob>> again =
-      fleet::LocalJob::create(*job, fleetOptions);
+      createLocalJob(*job, kBatch, kTimeout);
   ASSERT_TRUE(again.isOk()) << again.status().message();
   Status refused = (*again)->run(options);
   EXPECT_FALSE(refused.isOk());

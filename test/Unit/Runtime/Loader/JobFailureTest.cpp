@@ -48,11 +48,8 @@ protected:
   /// leaves the job in `run`.
   Status runWith(ModuleOp job, std::vector<InjectedFault> faults,
                  std::chrono::milliseconds timeout) {
-    fleet::FleetOptions fleetOptions;
-    fleetOptions.timeout = timeout;
-    fleetOptions.maxBatch = kBatch;
     StatusOr<std::unique_ptr<LocalJob>> created =
-        LocalJob::create(job, fleetOptions);
+        createLocalJob(job, kBatch, timeout);
     if (!created)
       return created.status();
     run = std::move(*created);

@@ -202,6 +202,17 @@ protected:
   mlir::MLIRContext context;
 };
 
+/// Makes the roles of the transpiled `job` as threads of this process, with
+/// shards of at most `maxBatch` rows and calls that wait at most `timeout`.
+inline StatusOr<std::unique_ptr<fleet::LocalJob>>
+createLocalJob(mlir::ModuleOp job, int64_t maxBatch,
+               std::chrono::milliseconds timeout) {
+  fleet::FleetOptions fleetOptions;
+  fleetOptions.timeout = timeout;
+  fleetOptions.maxBatch = maxBatch;
+  return fleet::LocalJob::create(job, fleetOptions);
+}
+
 /// Trains the transpiled `job` in process for `steps` steps of `batch`
 /// rows and checks, after each step, that trainer 0's parameters are within
 /// `tolerance` (relative) of those `reference` reaches on the same global
@@ -211,11 +222,8 @@ inline std::unique_ptr<fleet::LocalJob>
 expectStepsMatch(mlir::ModuleOp job, runtime::LocalTrainer &reference,
                  int64_t steps, int64_t batch, const std::string &data,
                  double tolerance, std::chrono::milliseconds timeout) {
-  fleet::FleetOptions fleetOptions;
-  fleetOptions.timeout = timeout;
-  fleetOptions.maxBatch = batch;
   StatusOr<std::unique_ptr<fleet::LocalJob>> run =
-      fleet::LocalJob::create(job, fleetOptions);
+      createLocalJob(job, batch, timeout);
   EXPECT_TRUE(run.isOk()) << run.status().message();
   Status started = reference.start();
   EXPECT_TRUE(started.isOk()) << started.message();

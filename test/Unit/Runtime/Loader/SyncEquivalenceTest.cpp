@@ -367,11 +367,8 @@ INSTANTIATE_TEST_SUITE_P(
 /// Runs the transpiled `job` for 6 steps of 12 rows with `threads` threads
 /// in all and returns each server's parameters, in order, as bytes.
 std::vector<std::string> trainServers(ModuleOp job, int threads) {
-  fleet::FleetOptions fleetOptions;
-  fleetOptions.timeout = kTimeout;
-  fleetOptions.maxBatch = 12;
   StatusOr<std::unique_ptr<fleet::LocalJob>> run =
-      fleet::LocalJob::create(job, fleetOptions);
+      createLocalJob(job, /*maxBatch=*/12, kTimeout);
   EXPECT_TRUE(run.isOk()) << run.status().message();
   if (!run)
     return {};
